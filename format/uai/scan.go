@@ -1,0 +1,125 @@
+package uai
+
+import (
+	"fmt"
+	"strconv"
+	"unsafe"
+)
+
+// ParseError locates a problem in an input file: the file, the 1-based line
+// and the 1-based index of the whitespace-separated token.
+type ParseError struct {
+	File  string
+	Line  int
+	Token int
+	Msg   string
+}
+
+func (e *ParseError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: token %d: %s", e.File, e.Line, e.Token, e.Msg)
+}
+
+// scanner splits a byte buffer into whitespace-separated tokens, tracking the
+// line and token number for errors.
+type scanner struct {
+	file string
+	data []byte
+	pos  int
+	line int // line of the last token
+	tok  int // index of the last token
+	nl   int // newlines seen before pos
+}
+
+func newScanner(file string, data []byte) *scanner {
+	return &scanner{file: file, data: data}
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// next returns the next token, or nil at the end of the input.
+func (s *scanner) next() []byte {
+	d := s.data
+	i := s.pos
+	for i < len(d) && isSpace(d[i]) {
+		if d[i] == '\n' {
+			s.nl++
+		}
+		i++
+	}
+	if i == len(d) {
+		s.pos = i
+		return nil
+	}
+	j := i
+	for j < len(d) && !isSpace(d[j]) {
+		j++
+	}
+	s.pos = j
+	s.tok++
+	s.line = s.nl + 1
+	return d[i:j]
+}
+
+// errf reports an error at the last token.
+func (s *scanner) errf(format string, args ...any) error {
+	return &ParseError{File: s.file, Line: s.line, Token: s.tok, Msg: fmt.Sprintf(format, args...)}
+}
+
+// errEOF reports a missing token at the end of the input.
+func (s *scanner) errEOF(what string) error {
+	return &ParseError{File: s.file, Line: s.nl + 1, Token: s.tok + 1, Msg: "unexpected end of file: expected " + what}
+}
+
+// int reads a non-negative decimal integer no larger than limit.
+func (s *scanner) int(what string, limit int) (int, error) {
+	t := s.next()
+	if t == nil {
+		return 0, s.errEOF(what)
+	}
+	v := 0
+	for k, c := range t {
+		if c == '+' && k == 0 && len(t) > 1 {
+			continue
+		}
+		if c < '0' || c > '9' {
+			return 0, s.errf("expected %s (a non-negative integer), found %q", what, clip(t))
+		}
+		v = v*10 + int(c-'0')
+		if v > limit {
+			return 0, s.errf("%s %s is larger than %d", what, clip(t), limit)
+		}
+	}
+	return v, nil
+}
+
+// float reads a finite floating-point number.
+func (s *scanner) float(what string) (float64, error) {
+	t := s.next()
+	if t == nil {
+		return 0, s.errEOF(what)
+	}
+	v, err := strconv.ParseFloat(unsafe.String(&t[0], len(t)), 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return 0, s.errf("%s %q is out of the float64 range", what, clip(t))
+		}
+		return 0, s.errf("expected %s (a number), found %q", what, clip(t))
+	}
+	if v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308 {
+		return 0, s.errf("%s %q is not finite", what, clip(t))
+	}
+	return v, nil
+}
+
+// clip shortens a token for an error message.
+func clip(t []byte) string {
+	if len(t) > 40 {
+		return string(t[:40]) + "..."
+	}
+	return string(t)
+}

@@ -1,0 +1,31 @@
+// Package solver holds what all sdrmap solvers share: the status of a run.
+// The solvers themselves live in the subpackages (exact, sdpad, sdpadlr).
+package solver
+
+// Status says why a solver stopped and how far its answer can be trusted,
+// in the manner of SCS and OSQP.
+type Status int
+
+const (
+	Unsolved         Status = iota // not run yet
+	Solved                         // converged to the requested tolerance (exact: proven optimal)
+	SolvedInaccurate               // stopped with a point that meets a looser tolerance only
+	MaxIterations                  // iteration limit reached; the result is the last iterate
+	TimeLimit                      // time limit reached; the result is the best found so far
+	Interrupted                    // cancelled (Ctrl-C or context); the result is the best so far
+	Infeasible                     // the model has no assignment of finite energy
+	Failed                         // numerical failure; the result must not be used
+)
+
+var names = [...]string{"unsolved", "solved", "solved-inaccurate", "max-iterations", "time-limit", "interrupted", "infeasible", "failed"}
+
+// String returns the status as printed and in JSON ("solved", "time-limit", ...).
+func (s Status) String() string {
+	if s < 0 || int(s) >= len(names) {
+		return "unknown"
+	}
+	return names[s]
+}
+
+// MarshalText encodes the status by its name.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
