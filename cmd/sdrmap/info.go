@@ -1,0 +1,78 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"sdrmap/model"
+)
+
+func infoCmd() *cobra.Command {
+	var evid string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "info FILE",
+		Short: "Print the sizes of a model",
+		Long: `info prints the number of variables, the cardinality range, the factor count and
+arity histogram, the number of edges (distinct variable pairs of pairwise
+factors), the number of forbidden (zero-probability) entries and the order
+N = 1 + sum of cardinalities of the semidefinite relaxation's matrix.
+With --evid, it also reports the free variables left by the evidence.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, ev, err := load(args[0], evid)
+			if err != nil {
+				return err
+			}
+			st := m.Stats()
+			out := struct {
+				File string `json:"file"`
+				model.Stats
+				Pairwise      bool   `json:"pairwise"`
+				Evidence      int    `json:"evidence,omitempty"`
+				FreeVariables *int   `json:"free_variables,omitempty"`
+				Note          string `json:"pairwise_note,omitempty"`
+			}{File: args[0], Stats: st, Evidence: len(ev)}
+			p, err := m.Pairwise(ev)
+			out.Pairwise = err == nil
+			if err != nil {
+				out.Note = err.Error()
+			} else if ev != nil {
+				free := p.NumVars()
+				out.FreeVariables = &free
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), out)
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "file               %s\n", args[0])
+			fmt.Fprintf(w, "variables          %d\n", st.Variables)
+			fmt.Fprintf(w, "cardinality        %d..%d\n", st.MinCardinality, st.MaxCardinality)
+			fmt.Fprintf(w, "factors            %d\n", st.Factors)
+			fmt.Fprintf(w, "arity histogram   ")
+			for k, c := range st.ArityHistogram {
+				if c > 0 {
+					fmt.Fprintf(w, " %d:%d", k, c)
+				}
+			}
+			fmt.Fprintf(w, "\nmax arity          %d\n", st.MaxArity)
+			fmt.Fprintf(w, "edges              %d\n", st.Edges)
+			fmt.Fprintf(w, "forbidden entries  %d\n", st.ForbiddenEntries)
+			fmt.Fprintf(w, "sdr dimension      %d\n", st.SDRDimension)
+			if ev != nil {
+				fmt.Fprintf(w, "evidence           %d observed\n", len(ev))
+				if out.FreeVariables != nil {
+					fmt.Fprintf(w, "free variables     %d\n", *out.FreeVariables)
+				}
+			}
+			if out.Note != "" {
+				fmt.Fprintf(w, "pairwise           no: %s\n", out.Note)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&evid, "evid", "", "evidence file (UAI 2014 or PIC 2011 layout)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON object instead of text")
+	return c
+}
