@@ -11,12 +11,18 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
 
-func main() {
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run executes the command line args and returns the exit status: 0 on
+// success, 1 on an error, 2 on a bad command line.
+func run(args []string, stdout, stderr io.Writer) int {
 	root := &cobra.Command{
 		Use:   "sdrmap",
 		Short: "MAP inference in discrete Markov random fields by semidefinite relaxation",
@@ -30,14 +36,19 @@ competition score sum log10 phi_f(x_f) = -E / ln 10.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(infoCmd(), evalCmd(), solveCmd())
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	if err := root.Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "sdrmap:", err)
+		fmt.Fprintln(stderr, "sdrmap:", err)
 		var u usageError
-		if errors.As(err, &u) {
-			os.Exit(2)
+		if errors.As(err, &u) || strings.Contains(err.Error(), "unknown command") || strings.Contains(err.Error(), "arg(s)") {
+			return 2
 		}
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
 
 // usageError marks a bad command line (exit status 2).
