@@ -12,7 +12,7 @@ import (
 	"sdrmap/internal/refdata"
 )
 
-func sdrmap(t *testing.T, args ...string) (string, string, int) {
+func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(args, &out, &errb)
@@ -25,12 +25,12 @@ const example = "../../testdata/uai2008_pdb1akg.uai.xz"
 // example) and checks the proven optimum 6.048465 of reference.tsv, the
 // JSON keys and the -o file.
 func TestSolveExample(t *testing.T) {
-	out, errs, code := sdrmap(t, "solve", example)
+	out, errs, code := runCLI(t, "solve", example)
 	if code != 0 || !strings.Contains(out, "status    solved") || !strings.Contains(out, "energy    6.048465") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	res := filepath.Join(t.TempDir(), "x.MAP")
-	out, errs, code = sdrmap(t, "solve", example, "--json", "-o", res)
+	out, errs, code = runCLI(t, "solve", example, "--json", "-o", res)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -46,7 +46,7 @@ func TestSolveExample(t *testing.T) {
 	if e := o["energy"].(float64); math.Abs(e-6.048465) > 1e-6 {
 		t.Errorf("energy %v", e)
 	}
-	out, errs, code = sdrmap(t, "eval", example, res, "--json")
+	out, errs, code = runCLI(t, "eval", example, res, "--json")
 	if code != 0 {
 		t.Fatalf("eval: exit %d: %s", code, errs)
 	}
@@ -57,7 +57,7 @@ func TestSolveExample(t *testing.T) {
 }
 
 func TestInfoJSON(t *testing.T) {
-	out, errs, code := sdrmap(t, "info", example, "--json")
+	out, errs, code := runCLI(t, "info", example, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -79,12 +79,12 @@ func TestInfoJSON(t *testing.T) {
 func TestEvalShared(t *testing.T) {
 	dir := refdata.Require(t)
 	model := filepath.Join(dir, "uai", "grids", "uai2014_Grids_26.uai.xz")
-	out, errs, code := sdrmap(t, "eval", model, strings.TrimSuffix(model, ".xz")+".MAP")
+	out, errs, code := runCLI(t, "eval", model, strings.TrimSuffix(model, ".xz")+".MAP")
 	if code != 0 || !strings.Contains(out, "energy  -3051.01275") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	dbn := filepath.Join(dir, "uai", "dbn", "pic2011_rus_20_40_9_3.uai")
-	out, errs, code = sdrmap(t, "info", dbn+".xz", "--evid", dbn+".evid", "--json")
+	out, errs, code = runCLI(t, "info", dbn+".xz", "--evid", dbn+".evid", "--json")
 	if code != 0 || !strings.Contains(out, `"free_variables": 70`) {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
@@ -109,7 +109,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"frobnicate"}, 2, "unknown command"},
 		{[]string{"eval", example, wrongLen}, 1, "assignment has 3 values"},
 	} {
-		_, errs, code := sdrmap(t, c.args...)
+		_, errs, code := runCLI(t, c.args...)
 		if code != c.code || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, c.code, c.want)
 		}

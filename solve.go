@@ -1,0 +1,138 @@
+// Package sdrmap finds MAP assignments of discrete Markov random fields
+// through the semidefinite relaxation (SDR) of Huang, Chen and Guibas
+// (ICML 2014). Solve is the whole pipeline that `sdrmap solve` runs: it
+// builds the pairwise view of a model under evidence, runs the chosen solver
+// and reports the best assignment, its energy, a proven lower bound on the
+// optimal energy and the gap between them.
+//
+// Energies follow the UAI convention E(x) = -sum_f ln phi_f(x_f): lower is
+// better, +Inf for an assignment that uses a zero-probability entry.
+package sdrmap
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"time"
+
+	"sdrmap/model"
+	"sdrmap/solver"
+)
+
+// Settings selects and configures the solver. The zero value of every field
+// but Solver means "the solver's default".
+type Settings struct {
+	Solver    string         // solver name, see Solvers(); "" means DefaultSolver
+	Evidence  model.Evidence // observed variables
+	TimeLimit time.Duration  // stop with the best answer so far; 0: none
+	Seed      uint64         // seed of randomized steps; runs are deterministic per seed
+	Tol       float64        // relative tolerance of SDR solvers (gap and infeasibility)
+	MaxIter   int            // iteration limit of iterative solvers
+	Rank      int            // initial rank of the low-rank SDR solver
+	MaxRank   int            // maximal rank of the low-rank SDR solver
+	MaxStates float64        // exact solver: largest joint state space accepted
+	Log       io.Writer      // progress (iteration table) goes here when not nil
+	Progress  func(Progress) // called now and then with the state of the run, when not nil
+}
+
+// Progress is a snapshot of a running solve, for progress indicators.
+type Progress struct {
+	Elapsed time.Duration
+	Energy  float64 // best energy so far (+Inf if none)
+	Bound   float64 // best lower bound so far (-Inf if none)
+	Stage   string
+}
+
+// Result is the outcome of Solve. Assignment is in the model's own
+// numbering, evidence variables included.
+type Result struct {
+	Status     solver.Status `json:"status"`
+	Energy     float64       `json:"energy"` // energy of Assignment; +Inf if none was found
+	Log10      float64       `json:"log10"`  // -Energy / ln 10, the UAI score
+	Bound      float64       `json:"bound"`  // proven lower bound on the optimal energy; -Inf if none
+	Gap        float64       `json:"gap"`    // Energy - Bound, never negative
+	Assignment []int         `json:"assignment"`
+	Time       time.Duration `json:"-"`
+	Iterations int           `json:"iterations"`
+	Solver     string        `json:"solver"`
+	Rounds     int           `json:"rounds"` // rounding rounds (SDR solvers)
+	// SDR figures of the last relaxation solved (SDR solvers only).
+	SDR *SDRInfo `json:"sdr,omitempty"`
+}
+
+// SDRInfo reports the evaluation protocol of the paper (spec §8).
+type SDRInfo struct {
+	PrimalObjective     float64 `json:"primal_objective"`
+	DualObjective       float64 `json:"dual_objective"`
+	Gap                 float64 `json:"sdp_gap"`
+	PrimalInfeasibility float64 `json:"primal_infeasibility"`
+	DualInfeasibility   float64 `json:"dual_infeasibility"`
+	Dimension           int     `json:"dimension"`
+	Rank                int     `json:"rank,omitempty"`
+}
+
+// DefaultSolver is used when Settings.Solver is empty.
+const DefaultSolver = "exact"
+
+// method solves the pairwise view p; it returns an assignment of p's
+// variables (nil if none) with its status, bound and figures filled in r.
+type method func(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error)
+
+var methods = map[string]method{}
+
+// Solvers returns the names of the available solvers.
+func Solvers() []string {
+	var names []string
+	for n := range methods {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Solve runs the pipeline on m. Cancelling ctx ends the run like a time
+// limit, with status Interrupted and the best assignment found so far.
+func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
+	if s.Solver == "" {
+		s.Solver = DefaultSolver
+	}
+	run, ok := methods[s.Solver]
+	if !ok {
+		return nil, fmt.Errorf("unknown solver %q (available: %v)", s.Solver, Solvers())
+	}
+	start := time.Now()
+	p, err := m.Pairwise(s.Evidence)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Solver: s.Solver, Energy: math.Inf(1), Bound: math.Inf(-1)}
+	x, err := run(ctx, p, &s, r)
+	if err != nil {
+		return nil, err
+	}
+	if x != nil {
+		r.Assignment = p.Expand(x)
+		r.Energy = m.Energy(r.Assignment)
+	}
+	r.Log10 = model.Log10(r.Energy)
+	if r.Bound > r.Energy {
+		// Within rounding of a tight bound, clamp; beyond it the bound is
+		// wrong, and a wrong bound is worse than none.
+		if r.Bound-r.Energy > 1e-9*(1+math.Abs(r.Energy)) {
+			if s.Log != nil {
+				fmt.Fprintf(s.Log, "warning: discarding bound %.9g above the energy %.9g\n", r.Bound, r.Energy)
+			}
+			r.Bound = math.Inf(-1)
+		} else {
+			r.Bound = r.Energy
+		}
+	}
+	r.Gap = r.Energy - r.Bound
+	if math.IsNaN(r.Gap) {
+		r.Gap = math.Inf(1)
+	}
+	r.Time = time.Since(start)
+	return r, nil
+}
