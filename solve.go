@@ -17,6 +17,7 @@ import (
 	"sort"
 	"time"
 
+	"sdrmap/higherorder"
 	"sdrmap/model"
 	"sdrmap/solver"
 )
@@ -33,6 +34,7 @@ type Settings struct {
 	Rank      int            // initial rank of the low-rank SDR solver
 	MaxRank   int            // maximal rank of the low-rank SDR solver
 	MaxStates float64        // exact solver: largest joint state space accepted
+	NoConvert bool           // refuse factors of arity > 2 instead of converting them (package higherorder)
 	Log       io.Writer      // progress (iteration table) goes here when not nil
 	Progress  func(Progress) // called now and then with the state of the run, when not nil
 }
@@ -103,7 +105,22 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 		return nil, fmt.Errorf("unknown solver %q (available: %v)", s.Solver, Solvers())
 	}
 	start := time.Now()
-	p, err := m.Pairwise(s.Evidence)
+	work, ev, back := m, s.Evidence, func(x []int) []int { return x }
+	if m.MaxArity() > 2 && !s.NoConvert {
+		conv, mp, err := higherorder.Convert(m, higherorder.Settings{})
+		if err != nil {
+			return nil, err
+		}
+		if ev, err = mp.Evidence(s.Evidence); err != nil {
+			return nil, err
+		}
+		work, back = conv, mp.Original
+		if s.Log != nil {
+			st := mp.Stats
+			fmt.Fprintf(s.Log, "higher-order factors converted: %d auxiliary variables, N %d -> %d\n", st.Aux, st.Before.N, st.After.N)
+		}
+	}
+	p, err := work.Pairwise(ev)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +130,7 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 		return nil, err
 	}
 	if x != nil {
-		r.Assignment = p.Expand(x)
+		r.Assignment = back(p.Expand(x))
 		r.Energy = m.Energy(r.Assignment)
 	}
 	r.Log10 = model.Log10(r.Energy)

@@ -4,10 +4,10 @@ import "sdrmap/model"
 
 // Size is the size of a model as the second-order relaxation sees it.
 type Size struct {
-	Vars    int   // variables
-	N       int   // order of the relaxation's matrix, 1 + sum_i m_i
-	Edges   int   // distinct variable pairs sharing a factor
-	Pattern int64 // sum_i m_i^2 + sum_{ij in Edges} m_i m_j
+	Vars    int   `json:"variables"`     // variables
+	N       int   `json:"sdr_dimension"` // order of the relaxation's matrix, 1 + sum_i m_i
+	Edges   int   `json:"edges"`         // distinct variable pairs sharing a factor
+	Pattern int64 `json:"pattern"`       // sum_i m_i^2 + sum_{ij in Edges} m_i m_j
 }
 
 // Measure returns the size of m. For a model with higher-order factors, the
@@ -36,10 +36,11 @@ func Measure(m *model.Model) Size {
 
 // Stats reports a conversion.
 type Stats struct {
-	Before, After Size
-	Aux           int // auxiliary variables
-	Decomposed    int // higher-order factors (after merging) replaced by unary and pairwise terms
-	Encoded       int // higher-order factors (after merging) encoded with auxiliary variables
-	Merged        int // factors summed into an earlier one over the same variables
-	Absorbed      int // factors summed into an encoded factor over a superset of their variables
+	Before     Size `json:"before"`
+	After      Size `json:"after"`
+	Aux        int  `json:"aux_variables"` // auxiliary variables
+	Decomposed int  `json:"decomposed"`    // higher-order factors (after merging) replaced by unary and pairwise terms
+	Encoded    int  `json:"encoded"`       // higher-order factors (after merging) encoded with auxiliary variables
+	Merged     int  `json:"merged"`        // factors summed into an earlier one over the same variables
+	Absorbed   int  `json:"absorbed"`      // factors summed into an encoded factor over a superset of their variables
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"sdrmap/higherorder"
 	"sdrmap/model"
 )
 
@@ -33,7 +34,16 @@ With --evid, it also reports the free variables left by the evidence.`,
 				Evidence      int    `json:"evidence,omitempty"`
 				FreeVariables *int   `json:"free_variables,omitempty"`
 				Note          string `json:"pairwise_note,omitempty"`
+				// Sizes after the exact conversion of higher-order factors.
+				Converted *higherorder.Stats `json:"converted,omitempty"`
 			}{File: args[0], Stats: st, Evidence: len(ev)}
+			if st.MaxArity > 2 {
+				_, mp, err := higherorder.Convert(m, higherorder.Settings{})
+				if err != nil {
+					return err
+				}
+				out.Converted = &mp.Stats
+			}
 			p, err := m.Pairwise(ev)
 			out.Pairwise = err == nil
 			if err != nil {
@@ -68,6 +78,13 @@ With --evid, it also reports the free variables left by the evidence.`,
 			}
 			if out.Note != "" {
 				fmt.Fprintf(w, "pairwise           no: %s\n", out.Note)
+			}
+			if c := out.Converted; c != nil {
+				fmt.Fprintf(w, "converted          %d auxiliary variables (%d factors encoded, %d decomposed)\n", c.Aux, c.Encoded, c.Decomposed)
+				fmt.Fprintf(w, "  variables        %d -> %d\n", c.Before.Vars, c.After.Vars)
+				fmt.Fprintf(w, "  sdr dimension    %d -> %d\n", c.Before.N, c.After.N)
+				fmt.Fprintf(w, "  edges            %d -> %d\n", c.Before.Edges, c.After.Edges)
+				fmt.Fprintf(w, "  pattern entries  %d -> %d\n", c.Before.Pattern, c.After.Pattern)
 			}
 			return nil
 		},

@@ -60,6 +60,10 @@ Solvers: ` + strings.Join(sdrmap.Solvers(), ", ") + `
   exact   depth-first branch and bound; proves optimality, for small models
           (refuses more than --max-states joint states)
 
+Factors of arity > 2 are converted exactly to pairwise ones first (auxiliary
+variables over their allowed joint configurations; see sdrmap info); the
+energy reported is always that of the original model.
+
 --time-limit and Ctrl-C end the run with the best assignment found so far,
 which is still printed and written to -o.`,
 		Args: cobra.ExactArgs(1),
@@ -112,6 +116,7 @@ which is still printed and written to -o.`,
 	f.BoolVarP(&verbose, "verbose", "v", false, "print solver progress on stderr")
 	f.Float64Var(&timeLimit, "time-limit", 0, "stop after this many seconds with the best assignment so far (0: none)")
 	f.Uint64Var(&s.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
+	f.BoolVar(&s.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
 	f.Float64Var(&maxStates, "max-states", 1e9, "exact: refuse models with more joint states")
 	return c
 }
