@@ -21,10 +21,11 @@ entry) and its log10 score. With --evid, the assignment must agree with the
 evidence.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, ev, err := load(args[0], evid)
+			in, err := load(args[0], evid)
 			if err != nil {
 				return err
 			}
+			m, ev := in.m, in.ev
 			x, err := uai.ReadResultFile(args[1])
 			if err != nil {
 				return err
@@ -40,10 +41,10 @@ evidence.`,
 			e := m.Energy(x)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), map[string]any{
-					"energy": jsonFloat(e), "log10": jsonFloat(model.Log10(e)), "energy_convention": energyConvention,
+					"energy": jsonFloat(e), "log10": jsonFloat(model.Log10(e)), "energy_convention": in.convention,
 				})
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "energy  %.9f  (%s)\nlog10   %.9f\n", e, energyConvention, model.Log10(e))
+			fmt.Fprintf(cmd.OutOrStdout(), "energy  %.9f  (%s)\nlog10   %.9f\n", e, in.convention, model.Log10(e))
 			return nil
 		},
 	}

@@ -22,10 +22,11 @@ N = 1 + sum of cardinalities of the semidefinite relaxation's matrix.
 With --evid, it also reports the free variables left by the evidence.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, ev, err := load(args[0], evid)
+			in, err := load(args[0], evid)
 			if err != nil {
 				return err
 			}
+			m, ev := in.m, in.ev
 			st := m.Stats()
 			out := struct {
 				File string `json:"file"`

@@ -6,31 +6,52 @@ import (
 	"io"
 	"math"
 
+	"sdrmap/format/opengm"
 	"sdrmap/format/uai"
 	"sdrmap/model"
 )
 
-// energyConvention is stated beside every energy that sdrmap prints.
-const energyConvention = "-sum ln phi"
+// Energy conventions, stated beside every energy that sdrmap prints. Both
+// are E(x) = -sum of the model's log values; they differ in what the file
+// holds.
+const (
+	uaiConvention    = "-sum ln phi"                   // UAI: tables of phi >= 0
+	opengmConvention = "sum of OpenGM function values" // OpenGM HDF5: energies, minimized
+)
 
-// load reads a model and, if evidPath is not empty, its evidence (checked
-// against the model).
-func load(path, evidPath string) (*model.Model, model.Evidence, error) {
-	m, err := uai.ReadModelFile(path)
+// input is a model read from the command line, with its evidence and the
+// convention of its energies.
+type input struct {
+	m          *model.Model
+	ev         model.Evidence
+	convention string
+}
+
+// load reads a model (UAI, possibly compressed, or OpenGM HDF5 given as
+// file.h5 or file.h5:group) and, if evidPath is not empty, its evidence
+// (checked against the model).
+func load(path, evidPath string) (*input, error) {
+	in := &input{convention: uaiConvention}
+	var err error
+	if opengm.IsHDF5(path) {
+		in.m, err = opengm.ReadFile(path)
+		in.convention = opengmConvention
+	} else {
+		in.m, err = uai.ReadModelFile(path)
+	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if evidPath == "" {
-		return m, nil, nil
+		return in, nil
 	}
-	ev, err := uai.ReadEvidenceFile(evidPath)
-	if err != nil {
-		return nil, nil, err
+	if in.ev, err = uai.ReadEvidenceFile(evidPath); err != nil {
+		return nil, err
 	}
-	if _, err := ev.Clamps(m); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", evidPath, err)
+	if _, err := in.ev.Clamps(in.m); err != nil {
+		return nil, fmt.Errorf("%s: %w", evidPath, err)
 	}
-	return m, ev, nil
+	return in, nil
 }
 
 // jsonFloat encodes infinities as strings ("+Inf"), which JSON cannot hold

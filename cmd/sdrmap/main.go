@@ -27,15 +27,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Use:   "sdrmap",
 		Short: "MAP inference in discrete Markov random fields by semidefinite relaxation",
 		Long: `sdrmap finds the most probable assignment (MAP/MPE) of a discrete Markov random
-field given in the UAI format (plain, .gz, .xz or single-file .zip).
+field given in the UAI format (plain, .gz, .xz or single-file .zip) or, in a
+build with -tags hdf5, as an OpenGM HDF5 model (file.h5 or file.h5:group).
 
-Energies follow the UAI convention: E(x) = -sum over factors of ln phi_f(x_f),
-lower is better, +Inf when x uses a zero-probability entry; log10 is the UAI
-competition score sum log10 phi_f(x_f) = -E / ln 10.`,
+Energies are lower-is-better. For UAI files E(x) = -sum over factors of
+ln phi_f(x_f), +Inf when x uses a zero-probability entry, and log10 is the UAI
+competition score sum log10 phi_f(x_f) = -E / ln 10. For OpenGM files E(x) is
+OpenGM's energy, the sum of the function values (+Inf entries forbidden).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(infoCmd(), evalCmd(), solveCmd())
+	root.AddCommand(infoCmd(), evalCmd(), solveCmd(), convertCmd())
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"sdrmap/format/opengm"
 	"sdrmap/internal/refdata"
 )
 
@@ -113,5 +114,34 @@ func TestErrors(t *testing.T) {
 		if code != c.code || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, c.code, c.want)
 		}
+	}
+}
+
+// TestConvertRoundTrip converts the example to UAI text and back: same
+// optimum. Without -tags hdf5 an .h5 output names the tag.
+func TestConvertRoundTrip(t *testing.T) {
+	tmp := t.TempDir()
+	plain := filepath.Join(tmp, "p.uai")
+	if _, errs, code := runCLI(t, "convert", example, plain); code != 0 {
+		t.Fatal(errs)
+	}
+	out, errs, code := runCLI(t, "solve", plain)
+	if code != 0 || !strings.Contains(out, "energy    6.048465") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	h5 := filepath.Join(tmp, "p.h5")
+	_, errs, code = runCLI(t, "convert", example, h5)
+	if !opengm.Enabled {
+		if code != 1 || !strings.Contains(errs, "-tags hdf5") {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		return
+	}
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	out, errs, code = runCLI(t, "solve", h5+":gm", "--json")
+	if code != 0 || !strings.Contains(out, `"energy": 6.048465`) || !strings.Contains(out, "OpenGM") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 }

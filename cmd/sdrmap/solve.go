@@ -74,11 +74,11 @@ which is still printed and written to -o.`,
 			if timeLimit < 0 || math.IsNaN(timeLimit) {
 				return usagef("--time-limit must be >= 0 seconds")
 			}
-			m, ev, err := load(args[0], evid)
+			in, err := load(args[0], evid)
 			if err != nil {
 				return err
 			}
-			s.Evidence = ev
+			s.Evidence = in.ev
 			s.TimeLimit = time.Duration(timeLimit * float64(time.Second))
 			s.MaxStates = maxStates
 			if verbose {
@@ -86,7 +86,7 @@ which is still printed and written to -o.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			res, err := sdrmap.Solve(ctx, m, s)
+			res, err := sdrmap.Solve(ctx, in.m, s)
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
@@ -99,7 +99,7 @@ which is still printed and written to -o.`,
 			}
 			o := solveOutput{Status: res.Status, Energy: jsonFloat(res.Energy), Log10: jsonFloat(res.Log10),
 				Bound: jsonFloat(res.Bound), Gap: jsonFloat(res.Gap), TimeS: res.Time.Seconds(), Solver: res.Solver,
-				Iterations: res.Iterations, Rounds: res.Rounds, Convention: energyConvention,
+				Iterations: res.Iterations, Rounds: res.Rounds, Convention: in.convention,
 				Assignment: res.Assignment, SDRInfo: res.SDR}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), o)
@@ -123,7 +123,7 @@ which is still printed and written to -o.`,
 
 func printSummary(w io.Writer, o *solveOutput) {
 	fmt.Fprintf(w, "status    %s\n", o.Status)
-	fmt.Fprintf(w, "energy    %.9f  (%s)\n", float64(o.Energy), energyConvention)
+	fmt.Fprintf(w, "energy    %.9f  (%s)\n", float64(o.Energy), o.Convention)
 	fmt.Fprintf(w, "log10     %.9f\n", float64(o.Log10))
 	fmt.Fprintf(w, "bound     %.9f\n", float64(o.Bound))
 	fmt.Fprintf(w, "gap       %.3g\n", float64(o.Gap))
