@@ -1,0 +1,75 @@
+package eigen
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// admmOperator returns V = Y Yᵀ - S/mu with Y n x r (column scales
+// sqrt(r), ..., 1, so V has r separated positive eigenvalues) and S a
+// block tridiagonal matrix with spectrum in about [0, 3], the shape of the
+// operators of the low-rank ADMM.
+func admmOperator(n, r int, rng *rand.Rand) *lowRankMinusSparse {
+	y := mat.NewDense(n, r, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < r; j++ {
+			y.Set(i, j, rng.NormFloat64()*math.Sqrt(float64(r-j)/float64(n)))
+		}
+	}
+	return &lowRankMinusSparse{y: y, s: blockTridiag(n, 3, 1, 0.2, rng), mu: 2}
+}
+
+// perturbed returns a copy of v with Y moved by a relative amount delta.
+func (v *lowRankMinusSparse) perturbed(delta float64, rng *rand.Rand) *lowRankMinusSparse {
+	n, r := v.y.Dims()
+	y := mat.DenseCopyOf(v.y)
+	for i := 0; i < n; i++ {
+		for j := 0; j < r; j++ {
+			y.Set(i, j, y.At(i, j)+delta*rng.NormFloat64()/math.Sqrt(float64(n)))
+		}
+	}
+	return &lowRankMinusSparse{y: y, s: v.s, mu: v.mu}
+}
+
+// BenchmarkLargestWarm solves, warm-started from the eigenvectors of the
+// previous operator, the top 8 eigenpairs of an ADMM-like operator after a
+// relative change of 1e-3, as between two ADMM iterations.
+func BenchmarkLargestWarm(b *testing.B) {
+	const n, k = 20000, 8
+	rng := rand.New(rand.NewPCG(21, 22))
+	v0 := admmOperator(n, k, rng)
+	prev, err := Largest(v0, k, nil, Settings{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	v1 := v0.perturbed(1e-3, rng)
+	mv := 0
+	for b.Loop() {
+		res, err := Largest(v1, k, prev.Vectors, Settings{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		mv += res.MatVecs
+	}
+	b.ReportMetric(float64(mv)/float64(b.N), "matvecs/op")
+}
+
+// BenchmarkLargestCold is the same solve from a random start.
+func BenchmarkLargestCold(b *testing.B) {
+	const n, k = 20000, 8
+	rng := rand.New(rand.NewPCG(21, 22))
+	v0 := admmOperator(n, k, rng)
+	v1 := v0.perturbed(1e-3, rng)
+	mv := 0
+	for b.Loop() {
+		res, err := Largest(v1, k, nil, Settings{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		mv += res.MatVecs
+	}
+	b.ReportMetric(float64(mv)/float64(b.N), "matvecs/op")
+}
