@@ -59,6 +59,9 @@ func solveCmd() *cobra.Command {
 Solvers: ` + strings.Join(sdrmap.Solvers(), ", ") + `
   exact   depth-first branch and bound; proves optimality, for small models
           (refuses more than --max-states joint states)
+  icm     iterated conditional modes from the best unary states (no bound)
+  trws    sequential tree-reweighted message passing (Kolmogorov 2006); its
+          bound is the LP relaxation's; assignment polished by ICM
 
 Factors of arity > 2 are converted exactly to pairwise ones first (auxiliary
 variables over their allowed joint configurations; see sdrmap info); the
