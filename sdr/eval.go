@@ -1,0 +1,193 @@
+package sdr
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"sdrmap/internal/fsum"
+)
+
+// PrimalObjective returns <C, X> (X read on the pattern, where C lives).
+func (p *Problem) PrimalObjective(x *Sym) float64 { return p.C.Dot(x) }
+
+// DualObjective returns the dual objective -<b,y> of the minimization form
+// (package doc, §8), with compensated summation.
+func (p *Problem) DualObjective(y []float64) float64 {
+	var s fsum.Sum
+	for k, b := range p.B {
+		if b != 0 {
+			s.Add(-b * y[k])
+		}
+	}
+	return s.Value()
+}
+
+// Gap returns the relative duality gap of §8,
+// |dobj - pobj| / (1 + |dobj| + |pobj|).
+func Gap(pobj, dobj float64) float64 {
+	return math.Abs(dobj-pobj) / (1 + math.Abs(dobj) + math.Abs(pobj))
+}
+
+// PrimalInfeasibility returns the primal part of §8's inf,
+// (||A(X) - b||_2 + ||min(P(X), 0)||_2) / (1 + ||b||_2), reading X on the
+// pattern. ax and px are scratch of lengths Y.Len and NumZ (nil: allocated).
+func (p *Problem) PrimalInfeasibility(x *Sym, ax, px []float64) float64 {
+	ax = p.A(x, ax)
+	px = p.P(x, px)
+	ra, rp, nb := 0.0, 0.0, 0.0
+	for k, v := range ax {
+		d := v - p.B[k]
+		ra += d * d
+		nb += p.B[k] * p.B[k]
+	}
+	for _, v := range px {
+		if v < 0 {
+			rp += v * v
+		}
+	}
+	return (math.Sqrt(ra) + math.Sqrt(rp)) / (1 + math.Sqrt(nb))
+}
+
+// Certificate is what dense eigenvalue computations of the dual slack
+// S' = C + A*(y) - P*(z) give (§8, §9), for y and z >= 0: on the whole
+// space, and compressed to the minimal face F = {U Y U^T : Y PSD} (see
+// Face). Every feasible Xbar is U Y U^T with Y PSD and trace(Y) = n+1, so
+// <C,Xbar> >= -<b,y> + (n+1) min(0, lambda_min(U^T S' U)); by interlacing
+// lambda_min(U^T S' U) >= lambda_min(S'), so the face gives the better bound.
+//
+// Rounding: the eigenvalues are found by a backward stable method (LAPACK
+// dsyev via gonum), which returns the eigenvalues of a matrix within about N
+// eps ||S'||_2 of the computed one; forming S' perturbs each entry by a few
+// ulps of |C| + |A*(y)| + |P*(z)|, and the compression by U (orthonormal to
+// working precision) by a few more. The bounds therefore use lambda_min -
+// Margin with Margin = max(N, 16) * 1e-15 * (||C||_F + ||A*(y)||_F +
+// ||P*(z)||_F) (about 4.5 N eps times a bound on ||S'||_2), and are lowered
+// by a further 8 eps of their magnitude for the final sums.
+type Certificate struct {
+	LambdaMin     float64 // computed smallest eigenvalue of S' (NaN if not computed)
+	LambdaMinFace float64 // computed smallest eigenvalue of U^T S' U (NaN if not computed)
+	Margin        float64 // rounding margin subtracted from the eigenvalues in the bounds
+
+	// DualInfeasibility is §8's ||S' - (S')_+||_F / (1 + ||C||_F), the norm
+	// of the negative eigenvalues of S' (NaN if not computed).
+	DualInfeasibility float64
+	// FaceDualInfeasibility is the same for U^T S' U: the distance of S'
+	// to the dual cone of the face, {S : U^T S U PSD}, over 1 + ||C||_F.
+	FaceDualInfeasibility float64
+
+	// LowerBound is a certified lower bound on min <C,Xbar> over the SDR:
+	// -<b,y> + (n+1) min(0, lambda - Margin), less rounding, with the
+	// larger computed lambda.
+	LowerBound float64
+
+	// EnergyBound = LowerBound - Const (less rounding) is a certified lower
+	// bound on the energy E(x) = -f(x) of every assignment; -EnergyBound is
+	// the upper bound UB of §9 on max f (f including Const).
+	EnergyBound float64
+}
+
+// Certify computes the eigenvalues of S' = C + A*(y) - P*(z) and of its
+// compression to the face densely and returns the dual infeasibilities and
+// the certified bounds (§8, §9). z must be >= 0 (checked). It costs two
+// dense eigenvalue computations, of orders N and N - n.
+func (p *Problem) Certify(y, z []float64) (Certificate, error) {
+	if err := p.checkDual(y, z); err != nil {
+		return Certificate{}, err
+	}
+	s := NewSym(p)
+	p.DualSlack(s, y, z)
+	sd := s.ToDense()
+	face := p.Face()
+	sf := mat.NewSymDense(face.Dim(), nil)
+	face.Compress(sf, sd)
+	var full, comp []float64
+	for _, c := range []struct {
+		m   *mat.SymDense
+		out *[]float64
+	}{{sd, &full}, {sf, &comp}} {
+		var eig mat.EigenSym
+		if !eig.Factorize(c.m, false) {
+			return Certificate{}, fmt.Errorf("sdr: eigenvalues of the dual slack did not converge")
+		}
+		*c.out = eig.Values(nil)
+	}
+	return p.CertifyEigen(y, z, full, comp)
+}
+
+// CertifyEigen is Certify with the eigenvalues already computed by a
+// backward stable dense method: full those of S' = C + A*(y) - P*(z) (N of
+// them), face those of U^T S' U (N - n of them, U of Face); either may be
+// nil, not both.
+func (p *Problem) CertifyEigen(y, z, full, face []float64) (Certificate, error) {
+	if err := p.checkDual(y, z); err != nil {
+		return Certificate{}, err
+	}
+	if full == nil && face == nil {
+		return Certificate{}, fmt.Errorf("sdr: certificate without eigenvalues")
+	}
+	if full != nil && len(full) != p.N() || face != nil && len(face) != p.N()-p.NumVars() {
+		return Certificate{}, fmt.Errorf("sdr: %d and %d eigenvalues for orders %d and %d", len(full), len(face), p.N(), p.N()-p.NumVars())
+	}
+	ay, pz := NewSym(p), NewSym(p)
+	p.AStar(ay, 1, y)
+	p.PStar(pz, 1, z)
+	normC := p.C.Norm()
+	c := Certificate{
+		Margin:    float64(max(p.N(), 16)) * 1e-15 * (normC + ay.Norm() + pz.Norm()),
+		LambdaMin: math.NaN(), LambdaMinFace: math.NaN(),
+		DualInfeasibility: math.NaN(), FaceDualInfeasibility: math.NaN(),
+	}
+	lambda := math.Inf(-1)
+	for _, e := range []struct {
+		vals      []float64
+		lmin, inf *float64
+	}{{full, &c.LambdaMin, &c.DualInfeasibility}, {face, &c.LambdaMinFace, &c.FaceDualInfeasibility}} {
+		if e.vals == nil {
+			continue
+		}
+		lmin, neg := math.Inf(1), 0.0
+		for _, v := range e.vals {
+			if math.IsNaN(v) {
+				return Certificate{}, fmt.Errorf("sdr: NaN eigenvalue of the dual slack")
+			}
+			lmin = min(lmin, v)
+			if v < 0 {
+				neg += v * v
+			}
+		}
+		*e.lmin, *e.inf = lmin, math.Sqrt(neg)/(1+normC)
+		lambda = max(lambda, lmin)
+	}
+	c.LowerBound, c.EnergyBound = p.Bound(y, lambda-c.Margin)
+	return c, nil
+}
+
+// checkDual verifies the lengths of y and z and that z >= 0.
+func (p *Problem) checkDual(y, z []float64) error {
+	if len(y) != p.Y.Len || len(z) != p.NumZ {
+		return fmt.Errorf("sdr: certificate for %d and %d dual values, want %d and %d", len(y), len(z), p.Y.Len, p.NumZ)
+	}
+	for k, v := range z {
+		if !(v >= 0) {
+			return fmt.Errorf("sdr: certificate needs z >= 0, z[%d] = %v", k, v)
+		}
+	}
+	return nil
+}
+
+// Bound returns the §9 bounds from y and a number lambda known to be at most
+// lambda_min(C + A*(y) - P*(z)) for some z >= 0: lower = -<b,y> + (n+1)
+// min(0, lambda) on min <C,Xbar>, and energy = lower - Const on the energy of
+// every assignment, both lowered by 8 eps of their magnitude for rounding.
+func (p *Problem) Bound(y []float64, lambda float64) (lower, energy float64) {
+	const eps = 0x1p-52
+	by := p.DualObjective(y)
+	t := float64(p.NumVars()+1) * min(0, lambda)
+	lower = by + t
+	lower -= 8 * eps * (math.Abs(by) + math.Abs(t))
+	energy = lower - p.Const
+	energy -= 8 * eps * (math.Abs(lower) + math.Abs(p.Const))
+	return lower, energy
+}

@@ -1,0 +1,117 @@
+package sdr
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"sdrmap/internal/randmodel"
+)
+
+// TestCertifyRandomDuals: for arbitrary y and z >= 0 the certified energy
+// bound is below the brute-force minimum energy, and the eigenvalue facts
+// of the certificate hold.
+func TestCertifyRandomDuals(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	checked := 0
+	for checked < 150 {
+		m := randmodel.New(r, randmodel.Options{Vars: 1 + r.IntN(4), MaxCard: 4, Factors: r.IntN(6), MaxArity: 2, Forbidden: 0.15, Constant: true})
+		pw, err := m.Pairwise(nil)
+		if err != nil {
+			continue
+		}
+		p, err := Build(pw)
+		if err != nil {
+			continue
+		}
+		free := make([]int, m.NumVars())
+		for v := range free {
+			free[v] = -1
+		}
+		minE, _ := randmodel.BruteForce(m, free)
+		if math.IsInf(minE, 1) {
+			continue
+		}
+		for trial := range 5 {
+			scale := []float64{1e-3, 0.1, 1, 10, 100}[trial]
+			y, z := randVec(r, p.Y.Len), randVec(r, p.NumZ)
+			for k := range y {
+				y[k] *= scale
+			}
+			for k := range z {
+				z[k] = math.Abs(z[k]) * scale
+			}
+			c, err := p.Certify(y, z)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.EnergyBound > minE {
+				t.Fatalf("model %d: certified bound %v above the minimum energy %v", checked, c.EnergyBound, minE)
+			}
+			if c.LambdaMinFace < c.LambdaMin-c.Margin {
+				t.Fatalf("model %d: face lambda_min %v below the full one %v", checked, c.LambdaMinFace, c.LambdaMin)
+			}
+			s := NewSym(p)
+			p.DualSlack(s, y, z)
+			var es mat.EigenSym
+			es.Factorize(s.ToDense(), false)
+			vals := es.Values(nil)
+			neg := 0.0
+			for _, v := range vals {
+				neg += math.Pow(min(v, 0), 2)
+			}
+			if !near(c.LambdaMin, vals[0], 1e-12) || !near(c.DualInfeasibility, math.Sqrt(neg)/(1+p.C.Norm()), 1e-12) {
+				t.Fatalf("model %d: lambda_min %v (want %v), dinf %v", checked, c.LambdaMin, vals[0], c.DualInfeasibility)
+			}
+		}
+		checked++
+	}
+	for _, p := range randProblems(t, 6, 20) {
+		if p.NumZ == 0 {
+			continue
+		}
+		z := make([]float64, p.NumZ)
+		z[0] = -1
+		if _, err := p.Certify(make([]float64, p.Y.Len), z); err == nil {
+			t.Fatal("negative z accepted")
+		}
+		if _, err := p.Certify(make([]float64, p.Y.Len), z[1:]); err == nil {
+			t.Fatal("short z accepted")
+		}
+	}
+}
+
+// TestProtocolMeasures checks the §8 measures on an integral feasible point
+// (zero primal infeasibility) and on a perturbed one.
+func TestProtocolMeasures(t *testing.T) {
+	for _, p := range randProblems(t, 7, 40) {
+		lift := mat.NewVecDense(p.N(), nil)
+		lift.SetVec(0, 1)
+		for i := range p.Card {
+			lift.SetVec(p.Offset[i], 1)
+		}
+		xd := mat.NewSymDense(p.N(), nil)
+		xd.SymOuterK(1, lift)
+		x := NewSym(p)
+		x.FromDense(xd)
+		feasible := true
+		for _, e := range p.Edges {
+			if e.Forbidden != nil && e.Forbidden[0] {
+				feasible = false
+			}
+		}
+		if pinf := p.PrimalInfeasibility(x, nil, nil); feasible != (pinf == 0) {
+			t.Fatalf("pinf %v on the first-state assignment (feasible %v)", pinf, feasible)
+		}
+		x.Row0[0] = 2
+		nb := math.Sqrt(float64(1 + p.NumVars()))
+		if pinf := p.PrimalInfeasibility(x, nil, nil); feasible && !near(pinf, 1/(1+nb), 1e-15) {
+			t.Fatalf("pinf %v after Xbar[0,0] = 2, want %v", pinf, 1/(1+nb))
+		}
+	}
+	if g := Gap(-1, -1.5); !near(g, 0.5/3.5, 1e-15) {
+		t.Fatalf("Gap = %v", g)
+	}
+}

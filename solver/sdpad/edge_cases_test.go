@@ -1,0 +1,32 @@
+package sdpad
+
+import (
+	"math"
+	"testing"
+
+	"sdrmap/model"
+	"sdrmap/solver"
+)
+
+// TestDegenerateSizes: no variables, and variables with a single allowed
+// state (the face has order 1).
+func TestDegenerateSizes(t *testing.T) {
+	empty := &model.Pairwise{Const: 1.5}
+	single := &model.Pairwise{
+		Card:  []int{1, 2},
+		Unary: []model.Table{{Log: []float64{0.5}}, {Log: []float64{0.25, -1}}},
+		Edges: []model.Edge{{I: 0, J: 1, Table: model.Table{Log: []float64{2, 3}}}},
+		Const: -0.5,
+	}
+	single.Unary[1].Forbid(1)
+	for name, c := range map[string]struct {
+		pw     *model.Pairwise
+		energy float64
+	}{"empty": {empty, -1.5}, "single": {single, -(0.5 + 0.25 + 2 - 0.5)}} {
+		p := build(t, c.pw)
+		r := solve(t, p, tight(1e-9))
+		if r.Status != solver.Solved || math.Abs(r.PrimalObjective-p.Const-c.energy) > 1e-7 || r.EnergyBound > c.energy {
+			t.Fatalf("%s: %v, energy %v (bound %v), want %v", name, r.Status, r.PrimalObjective-p.Const, r.EnergyBound, c.energy)
+		}
+	}
+}

@@ -1,0 +1,253 @@
+package sdpad
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/gonum"
+	"gonum.org/v1/gonum/mat"
+)
+
+var impl gonum.Implementation
+
+// selectiveMax is the largest fraction of the order for which project
+// computes the eigenvectors of one sign by inverse iteration; above it (or
+// if inverse iteration fails) it takes the full decomposition.
+const selectiveMax = 0.3
+
+// eigen holds the work space of the dense symmetric eigensolvers for one
+// order n, so that the iteration does not allocate.
+type eigen struct {
+	n         int
+	a         []float64 // n x n row-major: the matrix, then reflectors or eigenvectors
+	d, e, tau []float64 // tridiagonal form and reflector scalars (Dsytrd, upper)
+	wd, we    []float64 // copies of d, e for the eigenvalues
+	split     []int     // starts of the unreduced blocks, then n
+	w         []float64 // selected eigenvalues
+	z         []float64 // n x k selected eigenvectors, row-major
+	x, h      []float64 // vector of inverse iteration; scratch of a reflector step
+	b         []float64 // n x k scaled eigenvectors for the rank-k update
+	work      []float64
+	lu        tridiagLU
+	rand      rng
+	full      bool // test only: always take the full decomposition
+	lastPath  int  // test only: 1 selective, 2 full
+}
+
+func newEigen(n int) *eigen {
+	e := &eigen{
+		n: n, a: make([]float64, n*n), d: make([]float64, n), e: make([]float64, max(n-1, 0)), tau: make([]float64, max(n-1, 0)),
+		wd: make([]float64, n), we: make([]float64, max(n-1, 0)), split: make([]int, 0, n+1),
+		w: make([]float64, n), z: make([]float64, n*n), x: make([]float64, n), h: make([]float64, n), b: make([]float64, n*n),
+		lu:   tridiagLU{a: make([]float64, n), b: make([]float64, n), c: make([]float64, n), d: make([]float64, n), in: make([]int, n)},
+		rand: 0x9e3779b97f4a7c15,
+	}
+	q := make([]float64, 1)
+	lw := 3 * n
+	impl.Dsyev(lapack.EVCompute, blas.Upper, n, e.a, max(1, n), e.w, q, -1)
+	lw = max(lw, int(q[0]))
+	if n > 0 {
+		impl.Dsytrd(blas.Upper, n, e.a, n, e.d, e.e, e.tau, q, -1)
+		lw = max(lw, int(q[0]))
+		impl.Dorgtr(blas.Upper, n, e.a, n, e.tau, q, -1)
+		lw = max(lw, int(q[0]))
+	}
+	e.work = make([]float64, max(lw, 2*n, 1))
+	return e
+}
+
+// load copies the upper triangle of v into a.
+func (e *eigen) load(v *mat.SymDense) {
+	raw := v.RawSymmetric()
+	for i := range e.n {
+		copy(e.a[i*e.n+i:(i+1)*e.n], raw.Data[i*raw.Stride+i:i*raw.Stride+e.n])
+	}
+}
+
+// values returns the eigenvalues of v, ascending (a view of e's storage).
+func (e *eigen) values(v *mat.SymDense) ([]float64, bool) {
+	e.load(v)
+	ok := impl.Dsyev(lapack.EVNone, blas.Upper, e.n, e.a, max(1, e.n), e.w, e.work, len(e.work))
+	return e.w, ok
+}
+
+// project sets dst = Proj_PSD(v) = sum over positive eigenvalues of lambda
+// u u^T (the step of Algorithm 1, §5) and returns the number of positive
+// eigenvalues. dst may be v. It reduces v to tridiagonal form, finds all
+// eigenvalues (Dsterf), and computes eigenvectors for the sign with fewer
+// eigenvalues only, by inverse iteration (dstein), when they are at most
+// selectiveMax n; else it completes the full decomposition (as Dsyev). The
+// result is Proj(v) = B B^T from the positive side, or v + B B^T from the
+// negative side, B = eigenvectors scaled by sqrt|lambda|.
+func (e *eigen) project(dst, v *mat.SymDense) (int, bool) {
+	n := e.n
+	if n == 0 {
+		return 0, true
+	}
+	e.load(v)
+	impl.Dsytrd(blas.Upper, n, e.a, n, e.d, e.e, e.tau, e.work, len(e.work))
+	pos, neg, ok := e.tridiagValues()
+	if !ok {
+		return 0, false
+	}
+	positive := pos <= neg
+	k := min(pos, neg)
+	if !e.full && float64(k) <= selectiveMax*float64(n) && e.selectVectors(positive, k) {
+		e.lastPath = 1
+		e.backTransform(k)
+		e.update(dst, v, e.z, k, 0, e.w[:k], positive)
+		return pos, true
+	}
+	e.lastPath = 2
+	impl.Dorgtr(blas.Upper, n, e.a, n, e.tau, e.work, len(e.work))
+	if !impl.Dsteqr(lapack.EVOrig, n, e.d, e.e, e.a, n, e.work) {
+		return 0, false
+	}
+	lo := 0 // columns lo..lo+k-1 of a: the negative eigenvalues, or the positive ones
+	for lo < n && e.d[lo] <= 0 {
+		lo++
+	}
+	pos = n - lo
+	positive = pos <= lo
+	if positive {
+		k = pos
+	} else {
+		k, lo = lo, 0
+		for k > 0 && e.d[k-1] == 0 {
+			k--
+		}
+	}
+	e.update(dst, v, e.a, n, lo, e.d[lo:lo+k], positive)
+	return pos, true
+}
+
+// tridiagValues splits the tridiagonal form into unreduced blocks
+// (off-diagonal entries below eps (|d_j| + |d_j+1|) are dropped) and sorts
+// the eigenvalues of each block into wd with Dsterf. It returns the numbers
+// of positive and negative eigenvalues.
+func (e *eigen) tridiagValues() (pos, neg int, ok bool) {
+	n := e.n
+	copy(e.wd, e.d)
+	copy(e.we, e.e)
+	e.split = append(e.split[:0], 0)
+	for j := 0; j < n-1; j++ {
+		if math.Abs(e.e[j]) <= dlamchP*(math.Abs(e.d[j])+math.Abs(e.d[j+1])) {
+			e.split = append(e.split, j+1)
+		}
+	}
+	e.split = append(e.split, n)
+	for s := 0; s+1 < len(e.split); s++ {
+		b0, b1 := e.split[s], e.split[s+1]
+		if b1-b0 > 1 && !impl.Dsterf(b1-b0, e.wd[b0:b1], e.we[b0:b1-1]) {
+			return 0, 0, false
+		}
+	}
+	for _, l := range e.wd {
+		if l > 0 {
+			pos++
+		} else if l < 0 {
+			neg++
+		}
+	}
+	return pos, neg, true
+}
+
+// selectVectors computes the k eigenvectors of the tridiagonal form for the
+// positive (or negative) eigenvalues into z (n x k) and their eigenvalues
+// into w, block by block. It reports false if inverse iteration failed.
+func (e *eigen) selectVectors(positive bool, k int) bool {
+	n := e.n
+	z := e.z[:n*k]
+	clear(z)
+	col := 0
+	for s := 0; s+1 < len(e.split); s++ {
+		b0, b1 := e.split[s], e.split[s+1]
+		vals := e.wd[b0:b1] // ascending
+		lo, hi := 0, len(vals)
+		if positive {
+			for lo < hi && vals[lo] <= 0 {
+				lo++
+			}
+		} else {
+			hi = 0
+			for hi < len(vals) && vals[hi] < 0 {
+				hi++
+			}
+		}
+		if lo == hi {
+			continue
+		}
+		copy(e.w[col:], vals[lo:hi])
+		if !e.steinBlock(e.d[b0:b1], e.e[b0:max(b0, b1-1)], vals[lo:hi], z, k, b0, col) {
+			return false
+		}
+		col += hi - lo
+	}
+	return col == k
+}
+
+// backTransform replaces the tridiagonal eigenvectors z (n x k) by those of
+// the original matrix, z <- Q z with Q = H_{n-2} ... H_0 from Dsytrd (upper):
+// H_i = I - tau_i v v^T, v[i] = 1, v[0:i] stored in column i+1 of a.
+func (e *eigen) backTransform(k int) {
+	n := e.n
+	z, h := e.z[:n*k], e.h[:k]
+	for i := 0; i < n-1; i++ {
+		t := e.tau[i]
+		if t == 0 {
+			continue
+		}
+		copy(h, z[i*k:(i+1)*k])
+		for r := range i {
+			if v := e.a[r*n+i+1]; v != 0 {
+				axpyTo(v, z[r*k:(r+1)*k], h)
+			}
+		}
+		for r := range i {
+			if v := e.a[r*n+i+1]; v != 0 {
+				axpyTo(-t*v, h, z[r*k:(r+1)*k])
+			}
+		}
+		axpyTo(-t, h, z[i*k:(i+1)*k])
+	}
+}
+
+// update sets dst = B B^T (positive side) or dst = v + B B^T (negative
+// side), B[:,c] = q[:, lo+c] sqrt|w[c]| for q of row stride ldq.
+func (e *eigen) update(dst, v *mat.SymDense, q []float64, ldq, lo int, w []float64, positive bool) {
+	n, k := e.n, len(w)
+	beta := 0.0
+	if !positive {
+		beta = 1
+		if dst != v {
+			dst.CopySym(v)
+		}
+	}
+	raw := dst.RawSymmetric()
+	if k == 0 {
+		if positive {
+			for i := range n {
+				clear(raw.Data[i*raw.Stride+i : i*raw.Stride+n])
+			}
+		}
+		return
+	}
+	for i := range n {
+		row := q[i*ldq+lo : i*ldq+lo+k]
+		out := e.b[i*k : (i+1)*k]
+		for c, u := range row {
+			out[c] = u * math.Sqrt(math.Abs(w[c]))
+		}
+	}
+	b := blas64.General{Rows: n, Cols: k, Stride: k, Data: e.b[:n*k]}
+	blas64.Syrk(blas.NoTrans, 1, b, beta, raw)
+}
+
+func axpyTo(alpha float64, x, y []float64) {
+	x = x[:len(y)]
+	for c := range y {
+		y[c] += alpha * x[c]
+	}
+}

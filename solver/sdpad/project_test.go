@@ -1,0 +1,155 @@
+package sdpad
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/mat"
+)
+
+// projRef is Proj_PSD by gonum's full symmetric eigendecomposition.
+func projRef(v *mat.SymDense) *mat.SymDense {
+	var es mat.EigenSym
+	if !es.Factorize(v, true) {
+		panic("eigen")
+	}
+	var q mat.Dense
+	es.VectorsTo(&q)
+	vals := es.Values(nil)
+	n := v.SymmetricDim()
+	out := mat.NewSymDense(n, nil)
+	for j, l := range vals {
+		if l > 0 {
+			out.SymRankOne(out, l, q.ColView(j))
+		}
+	}
+	return out
+}
+
+// spectrumMatrix returns Q diag(vals) Q^T for a random orthogonal Q.
+func spectrumMatrix(r *rand.Rand, vals []float64) *mat.SymDense {
+	n := len(vals)
+	g := mat.NewDense(n, n, nil)
+	for i := range n {
+		for j := range n {
+			g.Set(i, j, r.NormFloat64())
+		}
+	}
+	var qr mat.QR
+	qr.Factorize(g)
+	var q mat.Dense
+	qr.QTo(&q)
+	out := mat.NewSymDense(n, nil)
+	for j, l := range vals {
+		out.SymRankOne(out, l, q.ColView(j))
+	}
+	return out
+}
+
+func testMatrices(r *rand.Rand) []*mat.SymDense {
+	var ms []*mat.SymDense
+	for _, n := range []int{1, 2, 3, 5, 8, 13, 30, 61} {
+		g := mat.NewSymDense(n, nil)
+		for i := range n {
+			for j := i; j < n; j++ {
+				g.SetSym(i, j, r.NormFloat64())
+			}
+		}
+		ms = append(ms, g)
+		// Low rank PSD plus small noise: few positive eigenvalues.
+		vals := make([]float64, n)
+		for j := range vals {
+			vals[j] = -1e-3 * r.Float64()
+			if j < 2 {
+				vals[j] = 1 + r.Float64()
+			}
+		}
+		ms = append(ms, spectrumMatrix(r, vals))
+		// Clusters: repeated positive and negative eigenvalues, exact zeros.
+		for j := range vals {
+			vals[j] = []float64{2, 2, 2, -1, -1, 0, 3, -1}[j%8]
+		}
+		ms = append(ms, spectrumMatrix(r, vals))
+		// Nearly all negative, one tight positive cluster.
+		for j := range vals {
+			vals[j] = -float64(j + 1)
+			if j < 3 {
+				vals[j] = 1 + 1e-13*float64(j)
+			}
+		}
+		ms = append(ms, spectrumMatrix(r, vals))
+		// Block diagonal: the tridiagonal form splits.
+		b := mat.NewSymDense(n, nil)
+		for i := range n {
+			for j := i; j < n && j < i+2 && (i/3 == j/3); j++ {
+				b.SetSym(i, j, r.NormFloat64())
+			}
+		}
+		ms = append(ms, b)
+		ms = append(ms, mat.NewSymDense(n, nil))
+	}
+	return ms
+}
+
+func TestProjectAgainstEigenSym(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	paths := map[int]int{}
+	for mi, v := range testMatrices(r) {
+		n := v.SymmetricDim()
+		want := projRef(v)
+		for _, full := range []bool{false, true} {
+			e := newEigen(n)
+			e.full = full
+			got := mat.NewSymDense(n, nil)
+			if _, ok := e.project(got, v); !ok {
+				t.Fatalf("matrix %d (n = %d): no convergence", mi, n)
+			}
+			paths[e.lastPath]++
+			var d mat.Dense
+			d.Sub(got, want)
+			if nd := mat.Norm(&d, 2); nd > 1e-11*(1+mat.Norm(v, 2)) {
+				t.Fatalf("matrix %d (n = %d, full %v, path %d): ||Proj - ref||_F = %v", mi, n, full, e.lastPath, nd)
+			}
+			// In place.
+			in := mat.NewSymDense(n, nil)
+			in.CopySym(v)
+			e.project(in, in)
+			d.Sub(in, want)
+			if nd := mat.Norm(&d, 2); nd > 1e-11*(1+mat.Norm(v, 2)) {
+				t.Fatalf("matrix %d (n = %d): in-place projection off by %v", mi, n, nd)
+			}
+		}
+	}
+	if paths[1] == 0 || paths[2] == 0 {
+		t.Fatalf("paths exercised: %v", paths)
+	}
+}
+
+// TestBackTransform checks the reflector convention against Dorgtr.
+func TestBackTransform(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 3, 7, 20} {
+		v := mat.NewSymDense(n, nil)
+		for i := range n {
+			for j := i; j < n; j++ {
+				v.SetSym(i, j, r.NormFloat64())
+			}
+		}
+		e := newEigen(n)
+		e.load(v)
+		impl.Dsytrd(blas.Upper, n, e.a, n, e.d, e.e, e.tau, e.work, len(e.work))
+		clear(e.z)
+		for i := range n {
+			e.z[i*n+i] = 1
+		}
+		e.backTransform(n)
+		impl.Dorgtr(blas.Upper, n, e.a, n, e.tau, e.work, len(e.work))
+		for k := range e.z[:n*n] {
+			if math.Abs(e.z[k]-e.a[k]) > 1e-13 {
+				t.Fatalf("n = %d: Q differs from Dorgtr at %d: %v vs %v", n, k, e.z[k], e.a[k])
+			}
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package sdpad
+
+import (
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"sdrmap/solver"
+)
+
+// iterate is the state after one iteration, as the iteration table shows it.
+type iterate struct {
+	K                   int
+	PrimalObjective     float64 // <C, Xbar_k>
+	DualObjective       float64 // -<b, y_k>
+	Gap                 float64
+	PrimalInfeasibility float64
+	DualResidual        float64 // mu ||Xbar_k - Xbar_{k-1}||_F / (1 + ||C||_F), at least DualInfeasibility
+	DualInfeasibility   float64 // exact when Certified (against the face's dual cone in Face mode), else NaN
+	Certified           bool    // a certificate was computed at this iteration
+	Bound               float64 // best certified lower bound on min <C,Xbar> so far (-Inf before the first)
+	Mu                  float64
+	Time                time.Duration
+}
+
+// Result is the outcome of Solve. Objectives are in the minimization form
+// <C,Xbar> of the sdr package (energy = objective - Const).
+type Result struct {
+	Status solver.Status
+
+	X *mat.SymDense // final Xbar (N x N)
+	Y []float64     // final y, layout sdr.Layout
+	Z []float64     // final z >= 0, one per entry of P
+
+	PrimalObjective     float64 // <C, X>
+	DualObjective       float64 // -<b, y>
+	Gap                 float64 // §8
+	PrimalInfeasibility float64 // §8, primal part
+	DualInfeasibility   float64 // §8, dual part, exact (dense eigenvalues of C + A*(y) - P*(z))
+
+	// FaceDualInfeasibility is the dual infeasibility against the dual
+	// cone of the minimal face (sdr.Certificate). The stopping rule uses it
+	// in Face mode, where DualInfeasibility stays large: the face's dual
+	// slack need not be PSD on the directions v_i (§3).
+	FaceDualInfeasibility float64
+	Iterations            int
+	Time                  time.Duration
+	Mu                    float64 // final penalty
+
+	// SDRBound is the best certified lower bound (§9) on the SDR optimum
+	// min <C,Xbar> over all iterates; EnergyBound = SDRBound - Const, less
+	// rounding, is a certified lower bound on the energy of every
+	// assignment of the model (-EnergyBound bounds max f from above).
+	SDRBound    float64
+	EnergyBound float64
+
+	// Marginals[i][a] = Xbar[0,ia] for variable i of the pairwise model in
+	// its own state numbering (0 for states removed as forbidden).
+	Marginals [][]float64
+}
+
+// result assembles the Result from the last iterate and the best bound.
+func (st *state) result(status solver.Status) *Result {
+	it := &st.it
+	r := &Result{
+		Status: status, X: st.x, Y: st.y, Z: st.z,
+		PrimalObjective: it.PrimalObjective, DualObjective: it.DualObjective, Gap: it.Gap,
+		PrimalInfeasibility: it.PrimalInfeasibility, DualInfeasibility: st.dinf, FaceDualInfeasibility: st.dinfFace,
+		Iterations: it.K, Time: it.Time, Mu: it.Mu,
+		SDRBound: st.bestLow, EnergyBound: st.bestE,
+	}
+	row0 := make([]float64, st.n)
+	copy(row0, st.x.RawSymmetric().Data[:st.n])
+	r.Marginals = st.prob.Marginals(row0)
+	return r
+}

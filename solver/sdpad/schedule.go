@@ -1,0 +1,30 @@
+package sdpad
+
+import "math"
+
+// adapt updates mu for the next iteration (§5).
+func (st *state) adapt(k int) {
+	s := &st.s
+	switch s.Schedule {
+	case Geometric:
+		st.mu *= s.Rho
+		if s.MuMax > 0 {
+			st.mu = min(st.mu, s.MuMax)
+		}
+	case Balanced:
+		if k%s.BalanceEvery != 0 || !st.it.Certified {
+			return
+		}
+		rp, rd := st.it.PrimalInfeasibility, st.it.DualInfeasibility
+		if rp == 0 || rd == 0 {
+			return
+		}
+		if r := rp / rd; r > s.BalanceRatio || r < 1/s.BalanceRatio {
+			st.mu *= min(s.BalanceFactor, max(1/s.BalanceFactor, math.Sqrt(r)))
+			st.mu = max(st.mu, s.MuMin)
+			if s.MuMax > 0 {
+				st.mu = min(st.mu, s.MuMax)
+			}
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package sdpad
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sdrmap/format/uai"
+	"sdrmap/internal/randmodel"
+	"sdrmap/internal/refdata"
+	"sdrmap/model"
+	"sdrmap/sdr"
+	"sdrmap/solver"
+)
+
+// TestMeasureSchedules reproduces the schedule table of the package doc
+// (about a minute): SDPAD_MEASURE=1 go test -run MeasureSchedules -v
+// ./solver/sdpad. SDPAD_MEASURE_TOL sets the tolerance (default 1e-4).
+func TestMeasureSchedules(t *testing.T) {
+	if os.Getenv("SDPAD_MEASURE") == "" {
+		t.Skip("set SDPAD_MEASURE=1 to measure the mu schedules")
+	}
+	type named struct {
+		name string
+		p    *sdr.Problem
+	}
+	var probs []named
+	add := func(name string, pw *model.Pairwise) {
+		if p, err := sdr.Build(pw); err == nil {
+			probs = append(probs, named{name, p})
+		}
+	}
+	add("remark", remark())
+	add("grid3x4x4", gridPW(rand.New(rand.NewPCG(1, 1)), 3, 4))
+	add("grid5x5x3", gridPW(rand.New(rand.NewPCG(1, 3)), 5, 3))
+	if dir := refdata.Dir(); dir != "" {
+		m, err := uai.ReadModelFile(filepath.Join(dir, "uai", "protein_sidechain", "uai2008_pdb1akg.uai.xz"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw, err := m.Pairwise(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add("pdb1akg", pw)
+	}
+	r := rand.New(rand.NewPCG(5, 5))
+	for named := len(probs); len(probs) < named+40; {
+		m := randmodel.New(r, randmodel.Options{Vars: 2 + r.IntN(4), MaxCard: 4, Factors: r.IntN(8), MaxArity: 2, Forbidden: 0.1})
+		if pw, err := m.Pairwise(nil); err == nil {
+			add(fmt.Sprintf("rand%d", len(probs)), pw)
+		}
+	}
+	tol := 1e-4
+	if v := os.Getenv("SDPAD_MEASURE_TOL"); v != "" {
+		if _, err := fmt.Sscan(v, &tol); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		f    func(*Settings)
+	}{
+		{"PSD cone, paper", func(s *Settings) { s.Face, s.Schedule = false, Geometric }},
+		{"PSD cone, paper capped at 100", func(s *Settings) { s.Face, s.Schedule, s.MuMax = false, Geometric, 100 }},
+		{"PSD cone, balanced", func(s *Settings) { s.Face = false }},
+		{"face, paper", func(s *Settings) { s.Schedule = Geometric }},
+		{"face, fixed mu = 1", func(s *Settings) { s.Schedule, s.Rho, s.MuMin = Geometric, 1, 1 }},
+		{"face, balanced (default)", func(s *Settings) {}},
+	} {
+		var line strings.Builder
+		total, unsolved, random := 0, 0, 0
+		for _, pr := range probs {
+			s := DefaultSettings()
+			s.Tol, s.TolLoose = tol, tol
+			c.f(&s)
+			res, err := Solve(context.Background(), pr.p, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			total += res.Iterations
+			if res.Status != solver.Solved {
+				unsolved++
+			}
+			if strings.HasPrefix(pr.name, "rand") {
+				random += res.Iterations
+			} else {
+				fmt.Fprintf(&line, " %s %d (%v)", pr.name, res.Iterations, res.Status)
+			}
+		}
+		t.Logf("%-30s total %6d, unsolved %d; 40 random %d;%s", c.name, total, unsolved, random, line.String())
+	}
+}

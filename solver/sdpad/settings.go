@@ -1,0 +1,118 @@
+package sdpad
+
+import (
+	"io"
+	"time"
+)
+
+// Parameters of the paper's Algorithm 1 (spec §5).
+const (
+	PaperMuMin   = 1e-3 // initial penalty mu_min
+	PaperRho     = 1.005
+	PaperEps     = 1e-4 // tolerance of the paper's stopping rule
+	PaperMaxIter = 1000 // k_max of SDPAD
+)
+
+// StopRule selects the convergence test.
+type StopRule int
+
+const (
+	// Protocol stops when the gap and both infeasibilities of the
+	// evaluation protocol (§8) are at most Tol.
+	Protocol StopRule = iota
+	// Paper stops on the paper's min(mu ||Xbar_k - Xbar_{k-1}||_F,
+	// ||A(Xbar_k) - b||) <= Eps.
+	Paper
+)
+
+// Schedule selects how the penalty mu evolves.
+type Schedule int
+
+const (
+	// Balanced adapts mu by residual balancing (default): every
+	// BalanceEvery iterations a certificate gives the exact dual
+	// infeasibility dinf, and when pinf/dinf is above BalanceRatio (or
+	// below its inverse) mu is multiplied by sqrt(pinf/dinf), clamped to
+	// [1/BalanceFactor, BalanceFactor] and to [MuMin, MuMax]. It starts
+	// at Mu0.
+	Balanced Schedule = iota
+	// Geometric is the paper's schedule: mu starts at MuMin and becomes
+	// Rho mu after every iteration, capped at MuMax when MuMax > 0 (the
+	// paper has no cap).
+	Geometric
+)
+
+// Settings controls Solve. Start from DefaultSettings (or PaperSettings).
+type Settings struct {
+	MaxIter   int           // iteration limit
+	TimeLimit time.Duration // 0: none
+	StopRule  StopRule
+	Tol       float64 // Protocol: gap and inf of §8 at most Tol
+	TolLoose  float64 // at MaxIter, status SolvedInaccurate instead of MaxIterations if gap and inf are at most TolLoose
+	Eps       float64 // Paper: the paper's epsilon
+
+	Schedule      Schedule
+	MuMin         float64 // Geometric: initial mu (the paper's mu_min); Balanced: lower limit of mu
+	Mu0           float64 // Balanced: initial mu; 0 for ||C||_F / sqrt(N)
+	Rho           float64 // Geometric: growth factor per iteration
+	MuMax         float64 // upper limit of mu, 0 for none (the paper)
+	BalanceEvery  int     // Balanced: iterations between adaptations (each costs a certificate)
+	BalanceRatio  float64 // Balanced: ratio pinf/dinf (or its inverse) that triggers an adaptation
+	BalanceFactor float64 // Balanced: largest change of mu in one adaptation
+
+	// BoundEvery: the certified bound (§9) and the exact dual
+	// infeasibility are computed every BoundEvery iterations (dense
+	// eigenvalues of the dual slack) and always at the end.
+	BoundEvery int
+
+	// Face projects onto the minimal face F = {X PSD : X v_i = 0} that
+	// holds the feasible set (facial reduction as a change of cone, see
+	// sdr.Face) instead of the whole PSD cone (the paper). The feasible
+	// set and the optimum are the same, but the unreduced SDR has no
+	// strictly feasible point (§3) and its dual iterates drift, while the
+	// face problem has one when no pair is forbidden. The stopping rule
+	// then measures the dual infeasibility against the dual cone of F
+	// (Result.FaceDualInfeasibility).
+	Face bool
+
+	Verbose      io.Writer // iteration table, nil for none
+	VerboseEvery int       // rows of the table every VerboseEvery iterations
+
+	dropP bool           // test only: solve without P(Xbar) >= 0
+	trace func(*iterate) // test only: called after every iteration
+}
+
+// DefaultSettings returns the settings used by sdrmap: facial reduction,
+// residual balancing on the exact infeasibilities, and the evaluation
+// protocol at the paper's epsilon 1e-4 (see the package doc for the
+// measurements behind this choice).
+func DefaultSettings() Settings {
+	return Settings{
+		MaxIter:       20000,
+		StopRule:      Protocol,
+		Tol:           PaperEps,
+		TolLoose:      1e-2,
+		Eps:           PaperEps,
+		Schedule:      Balanced,
+		MuMin:         PaperMuMin,
+		Rho:           PaperRho,
+		BalanceEvery:  20,
+		BalanceRatio:  5,
+		BalanceFactor: 4,
+		BoundEvery:    20,
+		Face:          true,
+		VerboseEvery:  100,
+	}
+}
+
+// PaperSettings returns the paper's Algorithm 1 as published: the whole PSD
+// cone, mu from mu_min = 1e-3 growing by rho = 1.005 without bound, the
+// paper's stopping rule with eps = 1e-4, and k_max = 1000.
+func PaperSettings() Settings {
+	s := DefaultSettings()
+	s.MaxIter = PaperMaxIter
+	s.StopRule = Paper
+	s.Schedule = Geometric
+	s.Face = false
+	return s
+}

@@ -1,0 +1,102 @@
+package sdpad
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"sdrmap/sdr"
+	"sdrmap/solver"
+)
+
+// Solve runs Algorithm 1 of the paper (SDPAD, §5) on prob with a dense
+// eigendecomposition per iteration (see Projection in the package doc). It returns an error only for invalid settings; numerical
+// trouble gives status Failed, whose result must not be used. Cancelling ctx
+// stops the run with status Interrupted, the time limit with TimeLimit; both
+// keep the last iterate and the best certified bound so far.
+func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	st := newState(prob, s)
+	st.header()
+	status := solver.Unsolved
+	k := 0
+	for status == solver.Unsolved {
+		k++
+		if !st.step() {
+			status = solver.Failed
+			break
+		}
+		it := &st.it
+		it.K = k
+		it.Time = time.Since(start)
+		certify := k%s.BoundEvery == 0 || (s.Verbose != nil && k%s.VerboseEvery == 0) ||
+			(s.Schedule == Balanced && k%s.BalanceEvery == 0) ||
+			(it.Gap <= s.Tol && it.PrimalInfeasibility <= s.Tol && it.DualResidual > s.Tol && k-st.lastCert >= certifyTail)
+		if certify && !st.certify(k, false) {
+			status = solver.Failed
+			break
+		}
+		it.Bound = st.bestLow
+		switch {
+		case s.StopRule == Protocol && st.converged():
+			status = solver.Solved
+		case s.StopRule == Paper && st.paperStop():
+			status = solver.SolvedInaccurate
+		case k >= s.MaxIter:
+			status = solver.MaxIterations
+		case s.TimeLimit > 0 && it.Time >= s.TimeLimit:
+			status = solver.TimeLimit
+		case ctx.Err() != nil:
+			status = solver.Interrupted
+		}
+		if s.trace != nil {
+			s.trace(it)
+		}
+		if s.Verbose != nil && k%s.VerboseEvery == 0 {
+			st.row()
+		}
+		if status == solver.Unsolved {
+			st.adapt(k)
+		}
+	}
+	if status != solver.Failed && (st.lastCert != k || st.s.Face) && !st.certify(k, true) {
+		status = solver.Failed
+	}
+	if status != solver.Failed {
+		status = st.final(status)
+	}
+	st.it.Time = time.Since(start)
+	if s.Verbose != nil {
+		if k%s.VerboseEvery != 0 {
+			st.row()
+		}
+		fmt.Fprintf(s.Verbose, "status %v after %d iterations, %v; energy bound %.10g\n", status, k, st.it.Time.Round(time.Millisecond), st.bestE)
+	}
+	return st.result(status), nil
+}
+
+func (s *Settings) check() error {
+	switch {
+	case s.MaxIter <= 0:
+		return errors.New("sdpad: MaxIter must be positive")
+	case !(s.Tol > 0) || !(s.TolLoose >= s.Tol):
+		return errors.New("sdpad: need 0 < Tol <= TolLoose")
+	case !(s.MuMin > 0):
+		return errors.New("sdpad: MuMin must be positive")
+	case s.Schedule == Geometric && !(s.Rho >= 1):
+		return errors.New("sdpad: Rho must be at least 1")
+	case s.Schedule == Balanced && (s.BalanceEvery <= 0 || !(s.BalanceRatio > 1) || !(s.BalanceFactor > 1)):
+		return errors.New("sdpad: need BalanceEvery > 0, BalanceRatio > 1, BalanceFactor > 1")
+	case s.StopRule == Paper && !(s.Eps > 0):
+		return errors.New("sdpad: Eps must be positive")
+	case s.BoundEvery <= 0:
+		return errors.New("sdpad: BoundEvery must be positive")
+	case s.Verbose != nil && s.VerboseEvery <= 0:
+		return errors.New("sdpad: VerboseEvery must be positive")
+	}
+	return nil
+}

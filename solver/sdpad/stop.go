@@ -1,0 +1,104 @@
+package sdpad
+
+import (
+	"math"
+
+	"sdrmap/solver"
+)
+
+// certifyTail is the smallest number of iterations between two extra
+// certificates taken because the gap and the primal infeasibility already
+// meet the tolerance while the cheap dual residual does not.
+const certifyTail = 5
+
+// certify computes the eigenvalues of the current dual slack compressed to
+// the face (for the certified bound, §9, and the dual infeasibility in face
+// mode) and, without face mode or when final, of the whole slack (the dual
+// infeasibility of §8).
+func (st *state) certify(k int, final bool) bool {
+	raw := st.sd.RawSymmetric()
+	for i := range st.n {
+		clear(raw.Data[i*raw.Stride+i : i*raw.Stride+st.n])
+	}
+	st.slack.AddTo(st.sd, 1)
+	st.face.Compress(st.sf, st.sd)
+	comp, ok := st.eigF.values(st.sf)
+	if !ok {
+		return false
+	}
+	var full []float64
+	if !st.s.Face || final {
+		if full, ok = st.eig.values(st.sd); !ok {
+			return false
+		}
+	}
+	c, err := st.prob.CertifyEigen(st.y, st.z, full, comp)
+	if err != nil {
+		return false
+	}
+	st.lastCert = k
+	st.dinf, st.dinfFace = c.DualInfeasibility, c.FaceDualInfeasibility
+	st.it.DualInfeasibility = c.DualInfeasibility
+	if st.s.Face {
+		st.it.DualInfeasibility = c.FaceDualInfeasibility
+	}
+	st.it.Certified = true
+	if c.LowerBound > st.bestLow {
+		st.bestLow = c.LowerBound
+	}
+	if c.EnergyBound > st.bestE {
+		st.bestE = c.EnergyBound
+	}
+	st.it.Bound = st.bestLow
+	return true
+}
+
+// dualInf returns the dual infeasibility of the last certificate that the
+// stopping rule uses: against the PSD cone (§8), or the face's dual cone.
+func (st *state) dualInf() float64 {
+	if st.s.Face {
+		return st.dinfFace
+	}
+	return st.dinf
+}
+
+// converged applies the protocol rule (§8) with the exact dual
+// infeasibility when it was just computed, else with the dual residual,
+// which bounds it from above.
+func (st *state) converged() bool {
+	it, tol := &st.it, st.s.Tol
+	if it.Gap > tol || it.PrimalInfeasibility > tol {
+		return false
+	}
+	return it.DualResidual <= tol || (it.Certified && it.DualInfeasibility <= tol)
+}
+
+// paperStop is the paper's rule: min(mu ||Xbar_k - Xbar_{k-1}||_F,
+// ||A(Xbar_k) - b||) <= Eps (ty holds A(Xbar_k) - b).
+func (st *state) paperStop() bool {
+	ra := 0.0
+	for _, v := range st.ty {
+		ra += v * v
+	}
+	return min(st.it.DualResidual*(1+st.normC), math.Sqrt(ra)) <= st.s.Eps
+}
+
+// final turns a stop at the iteration limit into SolvedInaccurate when the
+// last iterate meets TolLoose, and a stop by the paper's rule
+// (provisionally SolvedInaccurate) into Solved when it meets Tol.
+func (st *state) final(status solver.Status) solver.Status {
+	it := &st.it
+	inf := max(it.PrimalInfeasibility, st.dualInf())
+	switch status {
+	case solver.SolvedInaccurate:
+		if it.Gap <= st.s.Tol && inf <= st.s.Tol {
+			return solver.Solved
+		}
+		return solver.SolvedInaccurate
+	case solver.MaxIterations:
+		if it.Gap <= st.s.TolLoose && inf <= st.s.TolLoose {
+			return solver.SolvedInaccurate
+		}
+	}
+	return status
+}
