@@ -59,6 +59,9 @@ func solveCmd() *cobra.Command {
 Solvers: ` + strings.Join(sdrmap.Solvers(), ", ") + `
   exact   depth-first branch and bound; proves optimality, for small models
           (refuses more than --max-states joint states)
+  sdpad   the semidefinite relaxation solved by the paper's SDPAD (dense
+          eigendecompositions: N up to ~2000), rounded by argmax and
+          randomized rounding, polished by ICM; bound certified (spec §9)
   icm     iterated conditional modes from the best unary states (no bound)
   trws    sequential tree-reweighted message passing (Kolmogorov 2006); its
           bound is the LP relaxation's; assignment polished by ICM
@@ -120,6 +123,8 @@ which is still printed and written to -o.`,
 	f.Float64Var(&timeLimit, "time-limit", 0, "stop after this many seconds with the best assignment so far (0: none)")
 	f.Uint64Var(&s.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
 	f.BoolVar(&s.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
+	f.Float64Var(&s.Tol, "tol", 0, "sdpad: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
+	f.IntVar(&s.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
 	f.Float64Var(&maxStates, "max-states", 1e9, "exact: refuse models with more joint states")
 	return c
 }
