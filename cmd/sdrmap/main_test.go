@@ -145,3 +145,17 @@ func TestConvertRoundTrip(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 }
+
+func TestExportSDPA(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "p.dat-s")
+	if _, errs, code := runCLI(t, "export-sdpa", example, "-o", out); code != 0 {
+		t.Fatal(errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(data), "76") {
+		t.Fatalf("export: %v", err)
+	}
+	if _, _, code := runCLI(t, "export-sdpa", example); code != 2 {
+		t.Fatalf("missing -o: exit %d", code)
+	}
+}
