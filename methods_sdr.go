@@ -23,15 +23,21 @@ import (
 const roundingDraws = 32
 
 func init() {
-	methods["sdpad"] = solveSDPAD
+	methods["sdpad"] = func(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
+		return solveSDR(ctx, p, s, r, false)
+	}
+	methods["sdpad-lr"] = func(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
+		return solveSDR(ctx, p, s, r, true)
+	}
 }
 
-// solveSDPAD solves the SDR with the dense SDPAD (Algorithm 1), rounds its
-// solution (argmax and randomized rounding from a factor of Xbar), polishes
-// every candidate with ICM and keeps the best. The bound is the solver's
-// certified energy bound (spec §9). The paper's iterative rounding, which
-// re-solves reduced relaxations, is not done here yet.
-func solveSDPAD(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
+// solveSDR solves the SDR with the dense SDPAD (Algorithm 1) or with
+// SDPAD-LR (lowRank, Algorithm 2), rounds its solution (argmax and
+// randomized rounding from a factor of Xbar), polishes every candidate with
+// ICM and keeps the best. The bound is the solver's certified energy bound
+// (spec §9). The paper's iterative rounding, which re-solves reduced
+// relaxations, is not done here yet.
+func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lowRank bool) ([]int, error) {
 	prob, err := sdr.Build(p)
 	if errors.Is(err, sdr.ErrInfeasible) {
 		r.Status = solver.Infeasible
@@ -48,8 +54,20 @@ func solveSDPAD(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) 
 	if s.MaxIter > 0 {
 		set.MaxIter = s.MaxIter
 	}
+	if s.Rank > 0 {
+		set.Rank = s.Rank
+		set.MaxRank = max(set.MaxRank, s.Rank)
+	}
+	if s.MaxRank > 0 {
+		set.MaxRank = s.MaxRank
+		set.Rank = min(set.Rank, s.MaxRank)
+	}
 	set.Verbose = s.Log
-	res, err := sdpad.Solve(ctx, prob, set)
+	run := sdpad.Solve
+	if lowRank {
+		run = sdpad.SolveLR
+	}
+	res, err := run(ctx, prob, set)
 	if err != nil {
 		return nil, err
 	}
@@ -60,14 +78,18 @@ func solveSDPAD(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) 
 	r.SDR = &SDRInfo{
 		PrimalObjective: res.PrimalObjective, DualObjective: res.DualObjective, Gap: res.Gap,
 		PrimalInfeasibility: res.PrimalInfeasibility, DualInfeasibility: res.FaceDualInfeasibility,
-		Dimension: prob.N(),
+		Dimension: prob.N(), Rank: res.Rank,
 	}
 	if res.Status == solver.Failed {
 		return nil, nil
 	}
 	start := time.Now()
 	rng := rand.New(rand.NewPCG(s.Seed, 0x5d12))
-	cands := rounding.Sample(prob, factor(res.X), roundingDraws, rng)
+	y := res.Factor
+	if y == nil {
+		y = factor(res.X)
+	}
+	cands := rounding.Sample(prob, y, roundingDraws, rng)
 	var best []int
 	bestE := math.Inf(1)
 	local := icm.NewLocal(p)

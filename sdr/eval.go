@@ -130,15 +130,8 @@ func (p *Problem) CertifyEigen(y, z, full, face []float64) (Certificate, error) 
 	if full != nil && len(full) != p.N() || face != nil && len(face) != p.N()-p.NumVars() {
 		return Certificate{}, fmt.Errorf("sdr: %d and %d eigenvalues for orders %d and %d", len(full), len(face), p.N(), p.N()-p.NumVars())
 	}
-	ay, pz := NewSym(p), NewSym(p)
-	p.AStar(ay, 1, y)
-	p.PStar(pz, 1, z)
+	c := p.newCertificate(y, z)
 	normC := p.C.Norm()
-	c := Certificate{
-		Margin:    float64(max(p.N(), 16)) * 1e-15 * (normC + ay.Norm() + pz.Norm()),
-		LambdaMin: math.NaN(), LambdaMinFace: math.NaN(),
-		DualInfeasibility: math.NaN(), FaceDualInfeasibility: math.NaN(),
-	}
 	lambda := math.Inf(-1)
 	for _, e := range []struct {
 		vals      []float64
@@ -162,6 +155,57 @@ func (p *Problem) CertifyEigen(y, z, full, face []float64) (Certificate, error) 
 	}
 	c.LowerBound, c.EnergyBound = p.Bound(y, lambda-c.Margin)
 	return c, nil
+}
+
+// CertifyPartial is the certificate from a few eigenvalues of S' (face
+// false) or of U^T S' U (face true) found by an iterative method: vals are
+// the k smallest eigenvalue estimates, ascending, and lambda is a lower bound
+// on the smallest eigenvalue (eigen.LowerBound: a Ritz value less its
+// residual). The bounds use lambda - Margin. The dual infeasibility is
+// bounded from above by the norm of the negative vals plus, when vals[k-1]
+// < 0, (order - k) vals[k-1]^2 for the eigenvalues not computed.
+func (p *Problem) CertifyPartial(y, z, vals []float64, lambda float64, face bool) (Certificate, error) {
+	if err := p.checkDual(y, z); err != nil {
+		return Certificate{}, err
+	}
+	order := p.N()
+	if face {
+		order -= p.NumVars()
+	}
+	if len(vals) == 0 || len(vals) > order || math.IsNaN(lambda) {
+		return Certificate{}, fmt.Errorf("sdr: partial certificate from %d eigenvalues of %d, lambda %v", len(vals), order, lambda)
+	}
+	c := p.newCertificate(y, z)
+	neg := 0.0
+	for _, v := range vals {
+		if math.IsNaN(v) {
+			return Certificate{}, fmt.Errorf("sdr: NaN eigenvalue of the dual slack")
+		}
+		neg += min(0, v) * min(0, v)
+	}
+	last := min(0, vals[len(vals)-1])
+	neg += float64(order-len(vals)) * last * last
+	inf := math.Sqrt(neg) / (1 + p.C.Norm())
+	if face {
+		c.LambdaMinFace, c.FaceDualInfeasibility = vals[0], inf
+	} else {
+		c.LambdaMin, c.DualInfeasibility = vals[0], inf
+	}
+	c.LowerBound, c.EnergyBound = p.Bound(y, min(lambda, vals[0])-c.Margin)
+	return c, nil
+}
+
+// newCertificate returns a certificate with its rounding margin set and
+// the eigenvalue figures NaN.
+func (p *Problem) newCertificate(y, z []float64) Certificate {
+	ay, pz := NewSym(p), NewSym(p)
+	p.AStar(ay, 1, y)
+	p.PStar(pz, 1, z)
+	return Certificate{
+		Margin:    float64(max(p.N(), 16)) * 1e-15 * (p.C.Norm() + ay.Norm() + pz.Norm()),
+		LambdaMin: math.NaN(), LambdaMinFace: math.NaN(),
+		DualInfeasibility: math.NaN(), FaceDualInfeasibility: math.NaN(),
+	}
 }
 
 // checkDual verifies the lengths of y and z and that z >= 0.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -28,15 +29,16 @@ type Face struct {
 	gVal  []float64 // g on its support
 	hu    [][]float64
 	hbeta []float64 // H_i = I - hbeta[i] hu[i] hu[i]^T (hbeta 0: identity)
-	buf   []float64 // N x N scratch, row-major
+	buf   []float64 // N x N scratch of Compress and Expand, row-major, allocated on first use
 	t     []float64 // N scratch
+	tk    []float64 // k scratch of Lift and Restrict
 }
 
 // Face returns the minimal face of prob's feasible set. A Face holds
 // scratch space and is not safe for concurrent use.
 func (p *Problem) Face() *Face {
 	n := p.N()
-	f := &Face{prob: p, buf: make([]float64, n*n), t: make([]float64, n)}
+	f := &Face{prob: p, t: make([]float64, n)}
 	f.hu = make([][]float64, len(p.Card))
 	f.hbeta = make([]float64, len(p.Card))
 	gn := 1.0
@@ -77,7 +79,7 @@ func (f *Face) Compress(dst, w *mat.SymDense) {
 	f.check(w, n, "Compress source")
 	f.check(dst, f.Dim(), "Compress destination")
 	rw := w.RawSymmetric()
-	buf := f.buf
+	buf := f.scratch()
 	for i := range n {
 		for j := i; j < n; j++ {
 			v := rw.Data[i*rw.Stride+j]
@@ -114,7 +116,7 @@ func (f *Face) Expand(dst, y *mat.SymDense) {
 	f.check(y, f.Dim(), "Expand source")
 	f.check(dst, n, "Expand destination")
 	ry := y.RawSymmetric()
-	buf := f.buf
+	buf := f.scratch()
 	clear(buf)
 	for j, r := range f.rest {
 		row := ry.Data[(1+j)*ry.Stride:]
@@ -139,6 +141,16 @@ func (f *Face) Expand(dst, y *mat.SymDense) {
 	for i := range n {
 		copy(rd.Data[i*rd.Stride+i:i*rd.Stride+n], buf[i*n+i:(i+1)*n])
 	}
+}
+
+// scratch returns the N x N scratch, allocating it on first use (the
+// block methods Lift and Restrict do not need it).
+func (f *Face) scratch() []float64 {
+	if f.buf == nil {
+		n := f.prob.N()
+		f.buf = make([]float64, n*n)
+	}
+	return f.buf
 }
 
 // applyH replaces buf by H buf H.
@@ -181,5 +193,73 @@ func (f *Face) applyH() {
 func (f *Face) check(m *mat.SymDense, want int, what string) {
 	if m.SymmetricDim() != want {
 		panic(fmt.Sprintf("sdr: Face %s has order %d, want %d", what, m.SymmetricDim(), want))
+	}
+}
+
+// Lift sets dst = U w for a d x k block w (dst N x k): a point of the face
+// coordinates in the coordinates of Xbar, in O(N k).
+func (f *Face) Lift(dst, w *mat.Dense) {
+	p := f.prob
+	dr, wr := dst.RawMatrix(), w.RawMatrix()
+	if dr.Rows != p.N() || wr.Rows != f.Dim() || dr.Cols != wr.Cols {
+		panic(fmt.Sprintf("sdr: Face.Lift of %d x %d into %d x %d", wr.Rows, wr.Cols, dr.Rows, dr.Cols))
+	}
+	k := wr.Cols
+	row := func(m blas64.General, i int) []float64 { return m.Data[i*m.Stride : i*m.Stride+k] }
+	w0 := row(wr, 0)
+	for s, q := range f.gIdx {
+		out := row(dr, q)
+		for c := range out {
+			out[c] = f.gVal[s] * w0[c]
+		}
+	}
+	for j, q := range f.rest {
+		copy(row(dr, q), row(wr, 1+j))
+	}
+	f.applyHRows(dr)
+}
+
+// Restrict sets dst = U^T x for an N x k block x (dst d x k), in O(N k). x
+// is left unchanged (it is used as scratch and restored).
+func (f *Face) Restrict(dst, x *mat.Dense) {
+	p := f.prob
+	dr, xr := dst.RawMatrix(), x.RawMatrix()
+	if xr.Rows != p.N() || dr.Rows != f.Dim() || dr.Cols != xr.Cols {
+		panic(fmt.Sprintf("sdr: Face.Restrict of %d x %d into %d x %d", xr.Rows, xr.Cols, dr.Rows, dr.Cols))
+	}
+	k := xr.Cols
+	row := func(m blas64.General, i int) []float64 { return m.Data[i*m.Stride : i*m.Stride+k] }
+	f.applyHRows(xr)
+	d0 := row(dr, 0)
+	clear(d0)
+	for s, q := range f.gIdx {
+		axpy(f.gVal[s], row(xr, q), d0)
+	}
+	for j, q := range f.rest {
+		copy(row(dr, 1+j), row(xr, q))
+	}
+	f.applyHRows(xr)
+}
+
+// applyHRows replaces the N x k block m by H m (H is its own inverse).
+func (f *Face) applyHRows(m blas64.General) {
+	p := f.prob
+	k := m.Cols
+	if cap(f.tk) < k {
+		f.tk = make([]float64, k)
+	}
+	t := f.tk[:k]
+	for i, u := range f.hu {
+		if u == nil {
+			continue
+		}
+		o := p.Offset[i]
+		clear(t)
+		for a, ua := range u {
+			axpy(ua, m.Data[(o+a)*m.Stride:(o+a)*m.Stride+k], t)
+		}
+		for a, ua := range u {
+			axpy(-f.hbeta[i]*ua, t, m.Data[(o+a)*m.Stride:(o+a)*m.Stride+k])
+		}
 	}
 }

@@ -57,14 +57,20 @@ func solveCmd() *cobra.Command {
   solver      the solver used
 
 Solvers: ` + strings.Join(sdrmap.Solvers(), ", ") + `
-  exact   depth-first branch and bound; proves optimality, for small models
-          (refuses more than --max-states joint states)
-  sdpad   the semidefinite relaxation solved by the paper's SDPAD (dense
-          eigendecompositions: N up to ~2000), rounded by argmax and
-          randomized rounding, polished by ICM; bound certified (spec §9)
-  icm     iterated conditional modes from the best unary states (no bound)
-  trws    sequential tree-reweighted message passing (Kolmogorov 2006); its
-          bound is the LP relaxation's; assignment polished by ICM
+  exact     depth-first branch and bound; proves optimality, for small models
+            (refuses more than --max-states joint states)
+  sdpad     the semidefinite relaxation solved by the paper's SDPAD (dense
+            eigendecompositions: N up to ~2000), rounded by argmax and
+            randomized rounding, polished by ICM; bound certified (spec §9)
+  sdpad-lr  the same relaxation solved by SDPAD-LR (the paper's Algorithm 2:
+            Xbar = Y Y^T of rank --rank doubling up to --max-rank, top
+            eigenpairs by LOBPCG with warm starts; memory O(N r + pattern))
+  icm       iterated conditional modes from the best unary states (no bound)
+  trws      sequential tree-reweighted message passing (Kolmogorov 2006); its
+            bound is the LP relaxation's; assignment polished by ICM
+  ipm-nc    the paper's IPM-NC baseline: a KKT point of the nonconvex rank-1
+            relaxation from the uniform point (projected gradient), argmax
+            rounding polished by ICM (no bound)
 
 Factors of arity > 2 are converted exactly to pairwise ones first (auxiliary
 variables over their allowed joint configurations; see sdrmap info); the
@@ -76,6 +82,9 @@ which is still printed and written to -o.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !contains(sdrmap.Solvers(), s.Solver) {
 				return usagef("unknown solver %q (available: %s)", s.Solver, strings.Join(sdrmap.Solvers(), ", "))
+			}
+			if s.Rank < 0 || s.MaxRank < 0 || (s.Rank > 0 && s.MaxRank > 0 && s.Rank > s.MaxRank) {
+				return usagef("need 0 <= --rank <= --max-rank")
 			}
 			if timeLimit < 0 || math.IsNaN(timeLimit) {
 				return usagef("--time-limit must be >= 0 seconds")
@@ -123,7 +132,9 @@ which is still printed and written to -o.`,
 	f.Float64Var(&timeLimit, "time-limit", 0, "stop after this many seconds with the best assignment so far (0: none)")
 	f.Uint64Var(&s.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
 	f.BoolVar(&s.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
-	f.Float64Var(&s.Tol, "tol", 0, "sdpad: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
+	f.IntVar(&s.Rank, "rank", 0, "sdpad-lr: initial rank of Xbar = Y Y^T (0: 4)")
+	f.IntVar(&s.MaxRank, "max-rank", 0, "sdpad-lr: largest rank (0: 32)")
+	f.Float64Var(&s.Tol, "tol", 0, "sdpad, sdpad-lr: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
 	f.IntVar(&s.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
 	f.Float64Var(&maxStates, "max-states", 1e9, "exact: refuse models with more joint states")
 	return c

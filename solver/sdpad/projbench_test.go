@@ -20,7 +20,7 @@ func BenchmarkProject401(b *testing.B) {
 	v := spectrumMatrix(r, vals)
 	dst := mat.NewSymDense(n, nil)
 	for _, full := range []bool{false, true} {
-		e := newEigen(n)
+		e := newDenseEig(n)
 		e.full = full
 		name := "selective"
 		if full {
@@ -33,7 +33,7 @@ func BenchmarkProject401(b *testing.B) {
 		})
 	}
 	b.Run("values", func(b *testing.B) {
-		e := newEigen(n)
+		e := newDenseEig(n)
 		for b.Loop() {
 			e.values(v)
 		}

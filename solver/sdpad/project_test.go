@@ -100,7 +100,7 @@ func TestProjectAgainstEigenSym(t *testing.T) {
 		n := v.SymmetricDim()
 		want := projRef(v)
 		for _, full := range []bool{false, true} {
-			e := newEigen(n)
+			e := newDenseEig(n)
 			e.full = full
 			got := mat.NewSymDense(n, nil)
 			if _, ok := e.project(got, v); !ok {
@@ -137,7 +137,7 @@ func TestBackTransform(t *testing.T) {
 				v.SetSym(i, j, r.NormFloat64())
 			}
 		}
-		e := newEigen(n)
+		e := newDenseEig(n)
 		e.load(v)
 		impl.Dsytrd(blas.Upper, n, e.a, n, e.d, e.e, e.tau, e.work, len(e.work))
 		clear(e.z)

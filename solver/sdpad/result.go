@@ -18,6 +18,8 @@ type iterate struct {
 	DualResidual        float64 // mu ||Xbar_k - Xbar_{k-1}||_F / (1 + ||C||_F), at least DualInfeasibility
 	DualInfeasibility   float64 // exact when Certified (against the face's dual cone in Face mode), else NaN
 	Certified           bool    // a certificate was computed at this iteration
+	Rank                int     // rank of Xbar_k (positive eigenvalues kept)
+	MatVecs             int     // eigensolver operator applications (per vector) in the projection; 0 for dense
 	Bound               float64 // best certified lower bound on min <C,Xbar> so far (-Inf before the first)
 	Mu                  float64
 	Time                time.Duration
@@ -28,9 +30,11 @@ type iterate struct {
 type Result struct {
 	Status solver.Status
 
-	X *mat.SymDense // final Xbar (N x N)
-	Y []float64     // final y, layout sdr.Layout
-	Z []float64     // final z >= 0, one per entry of P
+	X      *mat.SymDense // final Xbar (N x N), Solve only
+	Factor *mat.Dense    // SolveLR only: Xbar = Factor Factor^T (N x Rank)
+	Rank   int           // rank of the final Xbar
+	Y      []float64     // final y, layout sdr.Layout
+	Z      []float64     // final z >= 0, one per entry of P
 
 	PrimalObjective     float64 // <C, X>
 	DualObjective       float64 // -<b, y>
@@ -63,14 +67,12 @@ type Result struct {
 func (st *state) result(status solver.Status) *Result {
 	it := &st.it
 	r := &Result{
-		Status: status, X: st.x, Y: st.y, Z: st.z,
+		Status: status, Y: st.y, Z: st.z, Rank: it.Rank,
 		PrimalObjective: it.PrimalObjective, DualObjective: it.DualObjective, Gap: it.Gap,
 		PrimalInfeasibility: it.PrimalInfeasibility, DualInfeasibility: st.dinf, FaceDualInfeasibility: st.dinfFace,
 		Iterations: it.K, Time: it.Time, Mu: it.Mu,
 		SDRBound: st.bestLow, EnergyBound: st.bestE,
 	}
-	row0 := make([]float64, st.n)
-	copy(row0, st.x.RawSymmetric().Data[:st.n])
-	r.Marginals = st.prob.Marginals(row0)
+	r.Marginals = st.prob.Marginals(st.xp1.Row0)
 	return r
 }

@@ -11,6 +11,11 @@ const (
 	PaperRho     = 1.005
 	PaperEps     = 1e-4 // tolerance of the paper's stopping rule
 	PaperMaxIter = 1000 // k_max of SDPAD
+
+	PaperRank      = 4    // initial rank of SDPAD-LR
+	PaperMaxRank   = 32   // r_max
+	PaperRankDelta = 1e-2 // delta of the rank test
+	PaperRankEvery = 1000 // iterations between rank tests
 )
 
 // StopRule selects the convergence test.
@@ -75,6 +80,22 @@ type Settings struct {
 	// (Result.FaceDualInfeasibility).
 	Face bool
 
+	// Low rank (SolveLR, spec §6): Xbar = Y Y^T with Y of N x Rank
+	// columns; every RankEvery iterations, if the smallest kept eigenvalue
+	// exceeds RankDelta times the largest, the rank doubles up to MaxRank.
+	Rank, MaxRank int
+	RankDelta     float64
+	RankEvery     int
+	// EigenTol and EigenMaxIter are the relative residual tolerance and
+	// iteration limit of the eigensolver (package eigen) in each low-rank
+	// projection; CertifyTol is its tolerance for the certificates, which
+	// compute the CertifyRank smallest eigenpairs of the dual slack (the
+	// final certificate uses finalCertifyTol).
+	EigenTol     float64
+	EigenMaxIter int
+	CertifyTol   float64
+	CertifyRank  int
+
 	Verbose      io.Writer // iteration table, nil for none
 	VerboseEvery int       // rows of the table every VerboseEvery iterations
 
@@ -101,6 +122,14 @@ func DefaultSettings() Settings {
 		BalanceFactor: 4,
 		BoundEvery:    20,
 		Face:          true,
+		Rank:          PaperRank,
+		MaxRank:       PaperMaxRank,
+		RankDelta:     PaperRankDelta,
+		RankEvery:     100,
+		EigenTol:      1e-6,
+		EigenMaxIter:  20,
+		CertifyTol:    1e-6,
+		CertifyRank:   8,
 		VerboseEvery:  100,
 	}
 }
@@ -114,5 +143,6 @@ func PaperSettings() Settings {
 	s.StopRule = Paper
 	s.Schedule = Geometric
 	s.Face = false
+	s.RankEvery = PaperRankEvery
 	return s
 }

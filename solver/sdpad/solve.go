@@ -11,17 +11,28 @@ import (
 )
 
 // Solve runs Algorithm 1 of the paper (SDPAD, §5) on prob with a dense
-// eigendecomposition per iteration (see Projection in the package doc). It returns an error only for invalid settings; numerical
-// trouble gives status Failed, whose result must not be used. Cancelling ctx
-// stops the run with status Interrupted, the time limit with TimeLimit; both
-// keep the last iterate and the best certified bound so far.
+// eigendecomposition per iteration (see Projection in the package doc). It
+// returns an error only for invalid settings; numerical trouble gives status
+// Failed, whose result must not be used. Cancelling ctx stops the run with
+// status Interrupted, the time limit with TimeLimit; both keep the last
+// iterate and the best certified bound so far.
 func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
+	dn := newDense(prob, s.Face)
+	st := newState(prob, s, dn)
+	st.residualBound = true
+	r := st.run(ctx, "sdpad")
+	r.X = dn.x
+	return r, nil
+}
+
+// run iterates until a stopping rule holds and returns the result.
+func (st *state) run(ctx context.Context, name string) *Result {
+	s := &st.s
 	start := time.Now()
-	st := newState(prob, s)
-	st.header()
+	st.header(name)
 	status := solver.Unsolved
 	k := 0
 	for status == solver.Unsolved {
@@ -33,10 +44,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		it := &st.it
 		it.K = k
 		it.Time = time.Since(start)
-		certify := k%s.BoundEvery == 0 || (s.Verbose != nil && k%s.VerboseEvery == 0) ||
-			(s.Schedule == Balanced && k%s.BalanceEvery == 0) ||
-			(it.Gap <= s.Tol && it.PrimalInfeasibility <= s.Tol && it.DualResidual > s.Tol && k-st.lastCert >= certifyTail)
-		if certify && !st.certify(k, false) {
+		if st.wantCertificate(k) && !st.certify(k, false) {
 			status = solver.Failed
 			break
 		}
@@ -63,7 +71,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			st.adapt(k)
 		}
 	}
-	if status != solver.Failed && (st.lastCert != k || st.s.Face) && !st.certify(k, true) {
+	if status != solver.Failed && (st.lastCert != k || s.Face) && !st.certify(k, true) {
 		status = solver.Failed
 	}
 	if status != solver.Failed {
@@ -76,7 +84,21 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		}
 		fmt.Fprintf(s.Verbose, "status %v after %d iterations, %v; energy bound %.10g\n", status, k, st.it.Time.Round(time.Millisecond), st.bestE)
 	}
-	return st.result(status), nil
+	return st.result(status)
+}
+
+// wantCertificate reports whether iteration k takes a certificate: every
+// BoundEvery iterations, on every row of the table, at every adaptation of
+// mu, and when the protocol holds but for the dual infeasibility, which
+// then needs its exact value (at most every certifyTail iterations).
+func (st *state) wantCertificate(k int) bool {
+	s, it := &st.s, &st.it
+	if k%s.BoundEvery == 0 || (s.Verbose != nil && k%s.VerboseEvery == 0) ||
+		(s.Schedule == Balanced && k%s.BalanceEvery == 0) {
+		return true
+	}
+	return it.Gap <= s.Tol && it.PrimalInfeasibility <= s.Tol && k-st.lastCert >= certifyTail &&
+		(it.DualResidual > s.Tol || !st.residualBound)
 }
 
 func (s *Settings) check() error {
@@ -95,6 +117,10 @@ func (s *Settings) check() error {
 		return errors.New("sdpad: Eps must be positive")
 	case s.BoundEvery <= 0:
 		return errors.New("sdpad: BoundEvery must be positive")
+	case s.Rank <= 0 || s.MaxRank < s.Rank || s.RankEvery <= 0 || !(s.RankDelta >= 0):
+		return errors.New("sdpad: need 0 < Rank <= MaxRank, RankEvery > 0, RankDelta >= 0")
+	case !(s.EigenTol > 0) || !(s.CertifyTol > 0) || s.EigenMaxIter <= 0 || s.CertifyRank <= 0:
+		return errors.New("sdpad: need EigenTol, CertifyTol, EigenMaxIter, CertifyRank positive")
 	case s.Verbose != nil && s.VerboseEvery <= 0:
 		return errors.New("sdpad: VerboseEvery must be positive")
 	}

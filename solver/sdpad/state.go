@@ -3,28 +3,40 @@ package sdpad
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"sdrmap/sdr"
 )
 
-// state is the iteration of Algorithm 1 (§5) on a dense Xbar.
+// primal is the primal step of the iteration and the spectral work of the
+// certificates: dense (Algorithm 1) or low rank (Algorithm 2).
+type primal interface {
+	// project sets Xbar_k = Proj(Xbar_{k-1} - slack/mu) (§5, §6), writes
+	// Xbar_k on the pattern into x and returns ||Xbar_k - Xbar_{k-1}||_F.
+	// An iterative method may stop at a relative accuracy acc.
+	project(slack *sdr.Sym, mu, acc float64, x *sdr.Sym) (float64, bool)
+	// certify returns the certificate (§8, §9) of (y, z), whose dual slack
+	// is slack; final asks for the dual infeasibility against the whole
+	// PSD cone as well as against the face.
+	certify(slack *sdr.Sym, y, z []float64, final bool) (sdr.Certificate, bool)
+	// rank returns the rank of the last projection and the eigensolver's
+	// operator applications in it (0 for a dense method).
+	rank() (r, matvecs int)
+}
+
+// projectAccuracy is the accuracy asked of an iterative projection,
+// relative to the smaller infeasibility of the previous iterate.
+const projectAccuracy = 1e-2
+
+// state is the iteration of Algorithm 1 (§5) with its primal step pr.
 type state struct {
 	prob *sdr.Problem
 	s    Settings
-	n    int
+	pr   primal
 
-	x, v     *mat.SymDense // Xbar_{k-1}, then scratch for V and Xbar_k
-	sd       *mat.SymDense // dense dual slack for certificates
-	face     *sdr.Face     // the minimal face, U of order N x (N - n)
-	vc, sf   *mat.SymDense // compressed V (face mode) and compressed slack, order N - n
-	xp1, xp2 *sdr.Sym      // Xbar_{k-1}, Xbar_{k-2} on the pattern
-	xt       *sdr.Sym      // extrapolation 2 Xbar_{k-1} - Xbar_{k-2}
-	slack    *sdr.Sym      // S' = C + A*(y) - P*(z)
+	xp1, xp2 *sdr.Sym // Xbar_{k-1}, Xbar_{k-2} on the pattern
+	xt       *sdr.Sym // extrapolation 2 Xbar_{k-1} - Xbar_{k-2}
+	slack    *sdr.Sym // S' = C + A*(y) - P*(z)
 	y, z     []float64
 	ty, pz   []float64 // scratch of lengths len(y), len(z)
-	eig      *eigen    // order N
-	eigF     *eigen    // order N - n
 	normB    float64
 	normC    float64
 	mu       float64
@@ -33,32 +45,33 @@ type state struct {
 	bestLow  float64 // best certified bound on min <C,Xbar>
 	bestE    float64 // best certified energy bound
 	lastCert int     // iteration of the last certificate
-	dinf     float64 // exact dual infeasibility (§8) of the last certificate
+	dinf     float64 // dual infeasibility (§8) of the last certificate
 	dinfFace float64 // dual infeasibility with respect to the face
+
+	// residualBound: the projection is exact, so the dual residual bounds
+	// the dual infeasibility from above (not so for a truncated one).
+	residualBound bool
 }
 
-func newState(prob *sdr.Problem, s Settings) *state {
-	n := prob.N()
+func newState(prob *sdr.Problem, s Settings, pr primal) *state {
 	st := &state{
-		prob: prob, s: s, n: n,
-		x: mat.NewSymDense(n, nil), v: mat.NewSymDense(n, nil), sd: mat.NewSymDense(n, nil),
+		prob: prob, s: s, pr: pr,
 		xp1: sdr.NewSym(prob), xp2: sdr.NewSym(prob), xt: sdr.NewSym(prob), slack: sdr.NewSym(prob),
 		y: make([]float64, prob.Y.Len), z: make([]float64, prob.NumZ),
 		ty: make([]float64, prob.Y.Len), pz: make([]float64, prob.NumZ),
-		face: prob.Face(), vc: mat.NewSymDense(n-prob.NumVars(), nil), sf: mat.NewSymDense(n-prob.NumVars(), nil),
-		eig: newEigen(n), eigF: newEigen(n - prob.NumVars()), normC: prob.C.Norm(), mu: s.MuMin,
+		normC: prob.C.Norm(), mu: s.MuMin,
 		bestLow: math.Inf(-1), bestE: math.Inf(-1), dinf: math.NaN(), dinfFace: math.NaN(),
 	}
 	for _, b := range prob.B {
 		st.normB += b * b
 	}
+	st.normB = math.Sqrt(st.normB)
 	if s.Schedule == Balanced {
 		st.mu = s.Mu0
 		if st.mu <= 0 {
-			st.mu = max(s.MuMin, st.normC/math.Sqrt(float64(n)))
+			st.mu = max(s.MuMin, st.normC/math.Sqrt(float64(prob.N())))
 		}
 	}
-	st.normB = math.Sqrt(st.normB)
 	return st
 }
 
@@ -83,24 +96,19 @@ func (st *state) step() bool {
 		}
 	}
 	p.DualSlack(st.slack, st.y, st.z)
-	st.v.CopySym(st.x)
-	st.slack.AddTo(st.v, -1/mu)
-	if st.s.Face {
-		st.face.Compress(st.vc, st.v)
-		if _, ok := st.eigF.project(st.vc, st.vc); !ok {
-			return false
-		}
-		st.face.Expand(st.v, st.vc)
-	} else if _, ok := st.eig.project(st.v, st.v); !ok {
+	st.xp1, st.xp2 = st.xp2, st.xp1
+	acc := math.Inf(1)
+	if it := &st.it; it.K > 0 {
+		acc = projectAccuracy * min(it.PrimalInfeasibility, it.DualResidual)
+	}
+	dx, ok := st.pr.project(st.slack, mu, acc, st.xp1)
+	if !ok {
 		return false
 	}
-	dx := diffNorm(st.v, st.x)
-	st.x, st.v = st.v, st.x
-	st.xp1, st.xp2 = st.xp2, st.xp1
-	st.xp1.FromDense(st.x)
 
 	it := &st.it
 	it.Mu = mu
+	it.Rank, it.MatVecs = st.pr.rank()
 	it.PrimalObjective = p.PrimalObjective(st.xp1)
 	it.DualObjective = p.DualObjective(st.y)
 	it.Gap = sdr.Gap(it.PrimalObjective, it.DualObjective)
@@ -131,22 +139,4 @@ func (st *state) pinf() float64 {
 		}
 	}
 	return (math.Sqrt(ra) + math.Sqrt(rp)) / (1 + st.normB)
-}
-
-// diffNorm returns ||a - b||_F of two dense symmetric matrices (upper
-// triangles stored).
-func diffNorm(a, b *mat.SymDense) float64 {
-	ra, rb := a.RawSymmetric(), b.RawSymmetric()
-	var diag, off float64
-	for i := range ra.N {
-		x := ra.Data[i*ra.Stride+i : i*ra.Stride+ra.N]
-		y := rb.Data[i*rb.Stride+i : i*rb.Stride+ra.N]
-		d := x[0] - y[0]
-		diag += d * d
-		for j := 1; j < len(x); j++ {
-			d := x[j] - y[j]
-			off += d * d
-		}
-	}
-	return math.Sqrt(diag + 2*off)
 }

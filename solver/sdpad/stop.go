@@ -11,37 +11,16 @@ import (
 // meet the tolerance while the cheap dual residual does not.
 const certifyTail = 5
 
-// certify computes the eigenvalues of the current dual slack compressed to
-// the face (for the certified bound, §9, and the dual infeasibility in face
-// mode) and, without face mode or when final, of the whole slack (the dual
-// infeasibility of §8).
+// certify takes a certificate of the current dual iterate (§8, §9) and
+// keeps the best bound.
 func (st *state) certify(k int, final bool) bool {
-	raw := st.sd.RawSymmetric()
-	for i := range st.n {
-		clear(raw.Data[i*raw.Stride+i : i*raw.Stride+st.n])
-	}
-	st.slack.AddTo(st.sd, 1)
-	st.face.Compress(st.sf, st.sd)
-	comp, ok := st.eigF.values(st.sf)
+	c, ok := st.pr.certify(st.slack, st.y, st.z, final)
 	if !ok {
-		return false
-	}
-	var full []float64
-	if !st.s.Face || final {
-		if full, ok = st.eig.values(st.sd); !ok {
-			return false
-		}
-	}
-	c, err := st.prob.CertifyEigen(st.y, st.z, full, comp)
-	if err != nil {
 		return false
 	}
 	st.lastCert = k
 	st.dinf, st.dinfFace = c.DualInfeasibility, c.FaceDualInfeasibility
-	st.it.DualInfeasibility = c.DualInfeasibility
-	if st.s.Face {
-		st.it.DualInfeasibility = c.FaceDualInfeasibility
-	}
+	st.it.DualInfeasibility = st.dualInf()
 	st.it.Certified = true
 	if c.LowerBound > st.bestLow {
 		st.bestLow = c.LowerBound
@@ -62,15 +41,15 @@ func (st *state) dualInf() float64 {
 	return st.dinf
 }
 
-// converged applies the protocol rule (§8) with the exact dual
-// infeasibility when it was just computed, else with the dual residual,
-// which bounds it from above.
+// converged applies the protocol rule (§8) with the dual infeasibility
+// when it was just computed, else with the dual residual when it bounds it
+// from above (an exact projection).
 func (st *state) converged() bool {
 	it, tol := &st.it, st.s.Tol
 	if it.Gap > tol || it.PrimalInfeasibility > tol {
 		return false
 	}
-	return it.DualResidual <= tol || (it.Certified && it.DualInfeasibility <= tol)
+	return (st.residualBound && it.DualResidual <= tol) || (it.Certified && it.DualInfeasibility <= tol)
 }
 
 // paperStop is the paper's rule: min(mu ||Xbar_k - Xbar_{k-1}||_F,

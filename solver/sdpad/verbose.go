@@ -6,25 +6,25 @@ import (
 
 // header prints the problem sizes and the column titles of the iteration
 // table (in the manner of SCS).
-func (st *state) header() {
+func (st *state) header(name string) {
 	w := st.s.Verbose
 	if w == nil {
 		return
 	}
 	p := st.prob
-	fmt.Fprintf(w, "sdpad: N = %d, n = %d, %d edges, |y| = %d, |z| = %d, schedule %v, stop %v\n",
-		p.N(), p.NumVars(), len(p.Edges), p.Y.Len, p.NumZ, st.s.Schedule, st.s.StopRule)
+	fmt.Fprintf(w, "%s: N = %d, n = %d, %d edges, |y| = %d, |z| = %d, schedule %v, stop %v\n",
+		name, p.N(), p.NumVars(), len(p.Edges), p.Y.Len, p.NumZ, st.s.Schedule, st.s.StopRule)
 	fmt.Fprintf(w, "objectives are <C,Xbar>; energy = objective - Const, Const = %.10g; bound: best certified lower bound on min <C,Xbar>\n", p.Const)
-	fmt.Fprintf(w, "%6s | %14s | %14s | %8s | %8s | %8s | %8s | %14s | %9s\n",
-		"iter", "primal obj", "dual obj", "gap", "pinf", "dinf", "mu", "bound", "time")
+	fmt.Fprintf(w, "%6s | %14s | %14s | %8s | %8s | %8s | %8s | %4s | %7s | %14s | %9s\n",
+		"iter", "primal obj", "dual obj", "gap", "pinf", "dinf", "mu", "rank", "matvecs", "bound", "time")
 }
 
 // row prints the current iterate as one line of the table.
 func (st *state) row() {
 	it := &st.it
-	fmt.Fprintf(st.s.Verbose, "%6d | %14.8g | %14.8g | %8.2e | %8.2e | %8.2e | %8.2e | %14.8g | %8.3fs\n",
-		it.K, it.PrimalObjective, it.DualObjective, it.Gap, it.PrimalInfeasibility, st.dualInf(), it.Mu, it.Bound,
-		it.Time.Seconds())
+	fmt.Fprintf(st.s.Verbose, "%6d | %14.8g | %14.8g | %8.2e | %8.2e | %8.2e | %8.2e | %4d | %7d | %14.8g | %8.3fs\n",
+		it.K, it.PrimalObjective, it.DualObjective, it.Gap, it.PrimalInfeasibility, st.dualInf(), it.Mu, it.Rank, it.MatVecs,
+		it.Bound, it.Time.Seconds())
 }
 
 // String returns the name of the schedule.

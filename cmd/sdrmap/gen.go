@@ -1,0 +1,341 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"sdrmap/format/uai"
+	"sdrmap/gen"
+)
+
+// genKinds are the instance families of sdrmap gen, in help order.
+var genKinds = []string{"orient", "potts", "binary", "matching"}
+
+// maxGenEntries bounds the number of table entries a generated model may
+// have (about 20 bytes each in the UAI file, 8 in memory).
+const maxGenEntries = 5e8
+
+// genOptions are the flags every kind shares.
+type genOptions struct {
+	out  string
+	seed uint64
+}
+
+func (o *genOptions) flags(c *cobra.Command) {
+	f := c.Flags()
+	f.StringVarP(&o.out, "output", "o", "", "write the model to this UAI file ('-': standard output); required")
+	f.Uint64Var(&o.seed, "seed", 1, "seed of the generator (the same seed gives the same file)")
+}
+
+// check validates the shared flags.
+func (o *genOptions) check() error {
+	if o.out == "" {
+		return usagef("-o FILE is required (the UAI model file to write, or '-' for standard output)")
+	}
+	return nil
+}
+
+// genCmd is `sdrmap gen KIND`: one subcommand per instance family.
+func genCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "gen KIND -o FILE.uai [flags]",
+		Short: "Generate a random MAP instance (orient, potts, binary, matching)",
+		Long: `gen writes a random MAP instance of package gen in the UAI model format. The
+output is a pure function of the kind, its parameters and --seed: the same
+command line gives the same bytes on every platform. -o FILE is required
+('-' writes to standard output); a file is written via a temporary file and
+renamed, so an existing file is never left half written.
+
+Kinds (run "sdrmap gen KIND --help" for the flags):
+
+  orient    planted Z_m synchronization (the paper's ORIENT family): --vars n
+            (default 1000) variables with --labels m (16) states on a
+            connected random graph of average degree --degree (50); each edge
+            (i, j) rewards x_j - x_i = s_ij (mod m) with ln phi = 1, where s_ij
+            is the planted shift, replaced with probability --noise (0.1) by a
+            random one. No unary factors.
+            --planted FILE also writes the planted assignment (UAI result
+            format); with --noise 0 it is optimal, with energy -(edges).
+  potts     --rows (32) x --cols (32) 4-connected grid, --labels (8) states
+            per variable, standard normal unary log potentials and the Potts
+            table ln phi(a, b) = --coupling (1) if a = b, else 0 (coupling > 0
+            smooths).
+  binary    --vars (100) binary variables on a connected random graph of
+            average degree --degree (4; the complete graph when degree >=
+            vars - 1), all unary and pairwise log potentials standard normal:
+            frustrated, GM-Char-like.
+  matching  --vars (20) variables with --labels (20) states on the complete
+            graph, unary and pairwise costs uniform in [0, 1) (ln phi =
+            -cost), equal labels forbidden (phi = 0): a feasible assignment is
+            injective, so the model is infeasible when labels < vars.
+            GM-Matching-like.
+
+Random graphs: a random spanning tree plus distinct random edges, about
+vars * degree / 2 edges in all (at least vars - 1: degree <= 2 gives a tree).
+Models beyond 5e8 table entries are refused.`,
+		Example: `  sdrmap gen orient --vars 1000 --labels 16 --degree 50 --noise 0.1 -o orient.uai --planted orient.MAP
+  sdrmap gen potts --rows 50 --cols 50 --labels 5 --coupling 1 -o potts.uai
+  sdrmap gen binary --vars 100 --degree 6 --seed 3 -o binary.uai
+  sdrmap gen matching --vars 20 --labels 20 -o - | gzip > matching.uai.gz`,
+		// Flags of the kinds after an unknown kind must not hide the
+		// "unknown kind" message.
+		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("gen needs a kind: %s (see sdrmap gen --help)", strings.Join(genKinds, ", "))
+			}
+			return usagef("unknown kind %q for gen (kinds: %s)", args[0], strings.Join(genKinds, ", "))
+		},
+	}
+	c.AddCommand(genOrientCmd(), genPottsCmd(), genBinaryCmd(), genMatchingCmd())
+	return c
+}
+
+func genOrientCmd() *cobra.Command {
+	var (
+		o           genOptions
+		n, m        int
+		degree, pn  float64
+		plantedPath string
+	)
+	c := &cobra.Command{
+		Use:   "orient -o FILE.uai [--planted FILE.MAP]",
+		Short: "Planted Z_m synchronization (ORIENT)",
+		Long: `orient writes a planted Z_m synchronization instance (gen.Orient): hidden labels
+g_i uniform in {0..m-1}; a connected random graph on n vertices of average
+degree about --degree; on each edge (i, j), i < j, the shift s_ij = g_j - g_i
+(mod m), replaced with probability --noise by a uniform random shift, and the
+table ln phi_ij(a, b) = 1 if b - a = s_ij (mod m), else 0. There are no unary
+factors: x and x + c (mod m) have the same energy, so an optimum may differ
+from the planted assignment by a global shift. --planted writes the planted
+assignment g in the UAI result format.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.check(); err != nil {
+				return err
+			}
+			if err := atLeast1("--vars", n); err != nil {
+				return err
+			}
+			if err := atLeast1("--labels", m); err != nil {
+				return err
+			}
+			if err := checkDegree(degree); err != nil {
+				return err
+			}
+			if !(pn >= 0 && pn <= 1) {
+				return usagef("--noise must be a probability in [0, 1] (got %v)", pn)
+			}
+			if plantedPath != "" && plantedPath == o.out {
+				return usagef("--planted and -o both name %q: give them different files", o.out)
+			}
+			if err := checkEntries(graphEdges(n, degree) * float64(m) * float64(m)); err != nil {
+				return err
+			}
+			md, planted := gen.Orient(n, m, degree, pn, o.seed)
+			if err := writeGenerated(cmd, o.out, func(w io.Writer) error { return uai.WriteModel(w, md) }); err != nil {
+				return err
+			}
+			if plantedPath == "" {
+				return nil
+			}
+			return writeGenerated(cmd, plantedPath, func(w io.Writer) error { return uai.WriteResult(w, planted) })
+		},
+	}
+	o.flags(c)
+	f := c.Flags()
+	f.IntVar(&n, "vars", 1000, "number of variables n")
+	f.IntVar(&m, "labels", 16, "number of states m (the group Z_m)")
+	f.Float64Var(&degree, "degree", 50, "average degree of the random graph")
+	f.Float64Var(&pn, "noise", 0.1, "probability that an edge's shift is replaced by a random one")
+	f.StringVar(&plantedPath, "planted", "", "also write the planted assignment to this file (UAI result format; '-': standard output)")
+	return c
+}
+
+func genPottsCmd() *cobra.Command {
+	var (
+		o                  genOptions
+		rows, cols, labels int
+		coupling           float64
+	)
+	c := &cobra.Command{
+		Use:   "potts -o FILE.uai",
+		Short: "Potts model on a 4-connected grid",
+		Long: `potts writes a rows x cols 4-connected grid (gen.PottsGrid): variable r*cols + c
+at row r, column c, --labels states each, standard normal unary log
+potentials, and on every grid edge the Potts table ln phi(a, b) = --coupling
+if a = b, else 0 (coupling > 0 favours equal neighbours; < 0 is allowed).
+Factors: the unaries in variable order, then the horizontal edges, then the
+vertical ones.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.check(); err != nil {
+				return err
+			}
+			for _, p := range []struct {
+				name string
+				v    int
+			}{{"--rows", rows}, {"--cols", cols}, {"--labels", labels}} {
+				if err := atLeast1(p.name, p.v); err != nil {
+					return err
+				}
+			}
+			if math.IsNaN(coupling) || math.IsInf(coupling, 0) {
+				return usagef("--coupling must be a finite number (got %v)", coupling)
+			}
+			r, c, l := float64(rows), float64(cols), float64(labels)
+			if err := checkEntries(r*c*l + (r*(c-1)+(r-1)*c)*l*l); err != nil {
+				return err
+			}
+			md := gen.PottsGrid(rows, cols, labels, coupling, o.seed)
+			return writeGenerated(cmd, o.out, func(w io.Writer) error { return uai.WriteModel(w, md) })
+		},
+	}
+	o.flags(c)
+	f := c.Flags()
+	f.IntVar(&rows, "rows", 32, "grid rows")
+	f.IntVar(&cols, "cols", 32, "grid columns")
+	f.IntVar(&labels, "labels", 8, "states per variable")
+	f.Float64Var(&coupling, "coupling", 1, "Potts coupling: ln phi of equal neighbouring labels")
+	return c
+}
+
+func genBinaryCmd() *cobra.Command {
+	var (
+		o      genOptions
+		n      int
+		degree float64
+	)
+	c := &cobra.Command{
+		Use:   "binary -o FILE.uai",
+		Short: "Frustrated binary model on a random graph (GM-Char-like)",
+		Long: `binary writes a binary model (gen.Binary) on a connected random graph of
+average degree about --degree (the complete graph when degree >= vars - 1):
+one unary factor per variable with standard normal log potentials, then one
+pairwise factor per edge with four independent standard normal entries, so
+the interactions are generically non-submodular (frustrated).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.check(); err != nil {
+				return err
+			}
+			if err := atLeast1("--vars", n); err != nil {
+				return err
+			}
+			if err := checkDegree(degree); err != nil {
+				return err
+			}
+			if err := checkEntries(2*float64(n) + 4*graphEdges(n, degree)); err != nil {
+				return err
+			}
+			md := gen.Binary(n, degree, o.seed)
+			return writeGenerated(cmd, o.out, func(w io.Writer) error { return uai.WriteModel(w, md) })
+		},
+	}
+	o.flags(c)
+	f := c.Flags()
+	f.IntVar(&n, "vars", 100, "number of variables")
+	f.Float64Var(&degree, "degree", 4, "average degree of the random graph")
+	return c
+}
+
+func genMatchingCmd() *cobra.Command {
+	var (
+		o         genOptions
+		n, labels int
+	)
+	c := &cobra.Command{
+		Use:   "matching -o FILE.uai",
+		Short: "Dense matching model with forbidden equal labels (GM-Matching-like)",
+		Long: `matching writes a dense matching model (gen.DenseMatching): --vars variables
+with --labels states each on the complete graph, unary and pairwise costs
+uniform in [0, 1) per entry (ln phi = -cost), and every pair of equal labels
+forbidden (phi = 0). A feasible assignment maps the variables injectively to
+the labels, so with labels < vars the model has no assignment of finite
+energy (gen says so on stderr but writes it).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.check(); err != nil {
+				return err
+			}
+			if err := atLeast1("--vars", n); err != nil {
+				return err
+			}
+			if err := atLeast1("--labels", labels); err != nil {
+				return err
+			}
+			v, l := float64(n), float64(labels)
+			if err := checkEntries(v*l + v*(v-1)/2*l*l); err != nil {
+				return err
+			}
+			if labels < n {
+				fmt.Fprintf(cmd.ErrOrStderr(), "sdrmap: note: --labels %d < --vars %d: the model is infeasible (every assignment repeats a label)\n", labels, n)
+			}
+			md := gen.DenseMatching(n, labels, o.seed)
+			return writeGenerated(cmd, o.out, func(w io.Writer) error { return uai.WriteModel(w, md) })
+		},
+	}
+	o.flags(c)
+	f := c.Flags()
+	f.IntVar(&n, "vars", 20, "number of variables (points to match)")
+	f.IntVar(&labels, "labels", 20, "states per variable (candidate matches)")
+	return c
+}
+
+func atLeast1(name string, v int) error {
+	if v < 1 {
+		return usagef("%s must be >= 1 (got %d)", name, v)
+	}
+	return nil
+}
+
+func checkDegree(d float64) error {
+	if !(d >= 0) || math.IsInf(d, 1) {
+		return usagef("--degree must be a finite number >= 0 (got %v)", d)
+	}
+	return nil
+}
+
+// graphEdges is the number of edges of gen.RandomGraph(n, degree):
+// round(n*degree/2) clamped to [n-1, n(n-1)/2].
+func graphEdges(n int, degree float64) float64 {
+	v := float64(n)
+	return math.Max(v-1, math.Min(math.Round(v*degree/2), v*(v-1)/2))
+}
+
+// checkEntries refuses models of more than maxGenEntries table entries.
+func checkEntries(entries float64) error {
+	if entries > maxGenEntries {
+		return usagef("the model would have %.3g table entries, more than the limit %.0g: choose smaller sizes", entries, maxGenEntries)
+	}
+	return nil
+}
+
+// writeGenerated writes through write to path, or to standard output for
+// "-"; a file is written as path.tmp and renamed, so that an existing file
+// is never left half written.
+func writeGenerated(cmd *cobra.Command, path string, write func(io.Writer) error) error {
+	if path == "-" {
+		return write(cmd.OutOrStdout())
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,99 @@
+package sdpad
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"sdrmap/sdr"
+)
+
+// dense is the primal step of Algorithm 1: Xbar as a dense N x N matrix,
+// projected by a dense eigendecomposition (of order N - n on the face).
+type dense struct {
+	prob   *sdr.Problem
+	face   *sdr.Face // the minimal face, U of order N x (N - n)
+	onFace bool      // project onto the face (else onto the PSD cone)
+	n      int
+
+	x, v   *mat.SymDense // Xbar_{k-1}, then scratch for V and Xbar_k
+	sd     *mat.SymDense // dense dual slack for certificates
+	vc, sf *mat.SymDense // compressed V (face mode) and compressed slack, order N - n
+	eig    *denseEig     // order N
+	eigF   *denseEig     // order N - n
+	pos    int           // positive eigenvalues in the last projection
+}
+
+func newDense(prob *sdr.Problem, face bool) *dense {
+	n, d := prob.N(), prob.N()-prob.NumVars()
+	dn := &dense{
+		prob: prob, n: n,
+		x: mat.NewSymDense(n, nil), v: mat.NewSymDense(n, nil), sd: mat.NewSymDense(n, nil),
+		face: prob.Face(), onFace: face, vc: mat.NewSymDense(d, nil), sf: mat.NewSymDense(d, nil),
+		eig: newDenseEig(n), eigF: newDenseEig(d),
+	}
+	return dn
+}
+
+func (dn *dense) project(slack *sdr.Sym, mu, _ float64, x *sdr.Sym) (float64, bool) {
+	dn.v.CopySym(dn.x)
+	slack.AddTo(dn.v, -1/mu)
+	var ok bool
+	if dn.onFace {
+		dn.face.Compress(dn.vc, dn.v)
+		if dn.pos, ok = dn.eigF.project(dn.vc, dn.vc); !ok {
+			return 0, false
+		}
+		dn.face.Expand(dn.v, dn.vc)
+	} else if dn.pos, ok = dn.eig.project(dn.v, dn.v); !ok {
+		return 0, false
+	}
+	dx := diffNorm(dn.v, dn.x)
+	dn.x, dn.v = dn.v, dn.x
+	x.FromDense(dn.x)
+	return dx, true
+}
+
+// certify computes the eigenvalues of the dual slack compressed to the face
+// (for the certified bound, §9, and the dual infeasibility in face mode)
+// and, without face mode or when final, of the whole slack (§8).
+func (dn *dense) certify(slack *sdr.Sym, y, z []float64, final bool) (sdr.Certificate, bool) {
+	raw := dn.sd.RawSymmetric()
+	for i := range dn.n {
+		clear(raw.Data[i*raw.Stride+i : i*raw.Stride+dn.n])
+	}
+	slack.AddTo(dn.sd, 1)
+	dn.face.Compress(dn.sf, dn.sd)
+	comp, ok := dn.eigF.values(dn.sf)
+	if !ok {
+		return sdr.Certificate{}, false
+	}
+	var full []float64
+	if !dn.onFace || final {
+		if full, ok = dn.eig.values(dn.sd); !ok {
+			return sdr.Certificate{}, false
+		}
+	}
+	c, err := dn.prob.CertifyEigen(y, z, full, comp)
+	return c, err == nil
+}
+
+func (dn *dense) rank() (int, int) { return dn.pos, 0 }
+
+// diffNorm returns ||a - b||_F of two dense symmetric matrices (upper
+// triangles stored).
+func diffNorm(a, b *mat.SymDense) float64 {
+	ra, rb := a.RawSymmetric(), b.RawSymmetric()
+	var diag, off float64
+	for i := range ra.N {
+		x := ra.Data[i*ra.Stride+i : i*ra.Stride+ra.N]
+		y := rb.Data[i*rb.Stride+i : i*rb.Stride+ra.N]
+		d := x[0] - y[0]
+		diag += d * d
+		for j := 1; j < len(x); j++ {
+			d := x[j] - y[j]
+			off += d * d
+		}
+	}
+	return math.Sqrt(diag + 2*off)
+}

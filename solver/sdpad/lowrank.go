@@ -1,0 +1,237 @@
+package sdpad
+
+import (
+	"context"
+	"errors"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"sdrmap/eigen"
+	"sdrmap/sdr"
+)
+
+// certifyMaxIter caps the eigensolver iterations of one low-rank
+// certificate; finalCertifyTol is the eigensolver tolerance of the final
+// one, whose bound loses (n+1) times the residual of lambda_min.
+const (
+	certifyMaxIter  = 500
+	finalCertifyTol = 1e-9
+	minEigenTol     = 1e-12
+)
+
+// SolveLR runs SDPAD-LR, the paper's Algorithm 2 (spec §6): the iteration
+// of Solve with Xbar = Y Y^T, Y of N x r, and the projection replaced by the
+// top-r eigenpairs of V = Y Y^T - S'/mu, found by LOBPCG (package eigen) on
+// the implicit operator and warm-started from the previous iteration's
+// eigenvectors. No N x N matrix is formed: memory is O(N r + pattern). With
+// Settings.Face the iteration runs on the minimal face as Solve does,
+// Xbar = U Z Z^T U^T with Z of order (N - n) x r, V compressed by U. Rank
+// control as in the paper (Rank, MaxRank, RankDelta, RankEvery), except that
+// mu is not reset when the rank grows.
+//
+// The projection is truncated to r eigenpairs, so the dual residual no
+// longer bounds the dual infeasibility: the protocol stop always uses a
+// certificate, whose dual infeasibility comes from the CertifyRank smallest
+// eigenvalues of the (compressed) dual slack and is an upper estimate when
+// they are all negative (sdr.CertifyPartial). The certified bound (§9)
+// rests on the smallest Ritz value less its residual: rigorous for the
+// eigenvalue it approximates, and a bound on lambda_min unless LOBPCG
+// missed a smaller eigenvalue from its random start (see eigen.LowerBound).
+func SolveLR(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	lr := newLowRank(prob, &s)
+	st := newState(prob, s, lr)
+	r := st.run(ctx, "sdpad-lr")
+	r.Factor = lr.y
+	return r, nil
+}
+
+// lowRank is the primal step of SDPAD-LR. It keeps W = Z Z^T, the
+// iterate in face coordinates (Xbar = U W U^T; U = I on the PSD cone), and
+// Y = U Z for the pattern of Xbar.
+type lowRank struct {
+	prob  *sdr.Problem
+	s     *Settings
+	face  *sdr.Face // nil on the PSD cone
+	d, r  int       // order of W, current rank
+	z, zp *mat.Dense
+	y     *mat.Dense // N x r
+	sigma []float64  // eigenvalues of the last projection, descending
+
+	warm         *mat.Dense // eigenvectors of the last projection
+	warmC, warmF *mat.Dense // eigenvectors of the last certificates (face, PSD cone)
+
+	slack   *sdr.Sym // operator data of the current call
+	mu      float64
+	wide    *mat.Dense // N x c scratch (c grows on demand)
+	wide2   *mat.Dense
+	k       int // projections done
+	matvecs int // operator applications in the last projection
+	misses  int // projections whose eigensolver stopped before Tol
+}
+
+func newLowRank(prob *sdr.Problem, s *Settings) *lowRank {
+	lr := &lowRank{prob: prob, s: s, d: prob.N()}
+	if s.Face {
+		lr.face = prob.Face()
+		lr.d = lr.face.Dim()
+	}
+	lr.resize(min(s.Rank, lr.d))
+	return lr
+}
+
+// resize sets the rank to r, keeping the columns of Z and Z_{k-1} (padded
+// with zeros).
+func (lr *lowRank) resize(r int) {
+	grow := func(m *mat.Dense, rows int) *mat.Dense {
+		out := mat.NewDense(rows, r, nil)
+		if m != nil {
+			_, c := m.Dims()
+			out.Slice(0, rows, 0, c).(*mat.Dense).Copy(m)
+		}
+		return out
+	}
+	lr.z, lr.zp = grow(lr.z, lr.d), grow(lr.zp, lr.d)
+	lr.y = grow(lr.y, lr.prob.N())
+	lr.r = r
+}
+
+// scratch returns two N x c views of the scratch blocks.
+func (lr *lowRank) scratch(c int) (*mat.Dense, *mat.Dense) {
+	n := lr.prob.N()
+	if lr.wide == nil || lr.wide.RawMatrix().Cols < c {
+		lr.wide, lr.wide2 = mat.NewDense(n, c, nil), mat.NewDense(n, c, nil)
+	}
+	return lr.wide.Slice(0, n, 0, c).(*mat.Dense), lr.wide2.Slice(0, n, 0, c).(*mat.Dense)
+}
+
+// applySlack sets dst = U^T S' U x (S' x on the PSD cone) for x of d x c.
+func (lr *lowRank) applySlack(dst, x *mat.Dense, onFace bool) {
+	if !onFace {
+		lr.slack.MulMat(dst, x)
+		return
+	}
+	_, c := x.Dims()
+	ux, sux := lr.scratch(c)
+	lr.face.Lift(ux, x)
+	lr.slack.MulMat(sux, ux)
+	lr.face.Restrict(dst, sux)
+}
+
+// applyV sets dst = Z Z^T x - U^T S' U x / mu, the operator of the projection.
+func (lr *lowRank) applyV(dst, x *mat.Dense) {
+	lr.applySlack(dst, x, lr.face != nil)
+	dr := dst.RawMatrix()
+	for i := range dr.Rows {
+		row := dr.Data[i*dr.Stride : i*dr.Stride+dr.Cols]
+		for j := range row {
+			row[j] *= -1 / lr.mu
+		}
+	}
+	zr, xr := lr.z.RawMatrix(), x.RawMatrix()
+	t := blas64.General{Rows: lr.r, Cols: xr.Cols, Stride: xr.Cols, Data: make([]float64, lr.r*xr.Cols)}
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, zr, xr, 0, t)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, zr, t, 1, dr)
+}
+
+func (lr *lowRank) project(slack *sdr.Sym, mu, acc float64, x *sdr.Sym) (float64, bool) {
+	lr.slack, lr.mu = slack, mu
+	lr.k++
+	s := lr.s
+	if lr.k%s.RankEvery == 0 && lr.r < min(s.MaxRank, lr.d) && len(lr.sigma) == lr.r &&
+		lr.sigma[0] > 0 && lr.sigma[lr.r-1] > s.RankDelta*lr.sigma[0] {
+		lr.resize(min(2*lr.r, s.MaxRank, lr.d))
+	}
+	op := eigen.Func{N: lr.d, F: lr.applyV}
+	res, err := eigen.Largest(op, lr.r, lr.warm, eigen.Settings{Tol: min(s.EigenTol, max(acc, minEigenTol)), MaxIter: s.EigenMaxIter, NoVerify: true, Seed: uint64(lr.k)})
+	if errors.Is(err, eigen.ErrNotConverged) {
+		lr.misses++
+	} else if err != nil {
+		return 0, false
+	}
+	lr.matvecs, lr.warm, lr.sigma = res.MatVecs, res.Vectors, res.Values
+	lr.z, lr.zp = lr.zp, lr.z
+	lr.z.Copy(res.Vectors)
+	zr := lr.z.RawMatrix()
+	for j, v := range res.Values {
+		f := math.Sqrt(max(v, 0))
+		for i := range zr.Rows {
+			zr.Data[i*zr.Stride+j] *= f
+		}
+	}
+	if lr.face != nil {
+		lr.face.Lift(lr.y, lr.z)
+	} else {
+		lr.y.Copy(lr.z)
+	}
+	x.PatternOf(lr.y)
+	return factorDiff(lr.z, lr.zp), true
+}
+
+// factorDiff returns ||A A^T - B B^T||_F from r x r Gram products:
+// ||A^T A||^2 + ||B^T B||^2 - 2 ||A^T B||^2.
+func factorDiff(a, b *mat.Dense) float64 {
+	var g mat.Dense
+	sq := func(x, y *mat.Dense) float64 {
+		g.Reset()
+		g.Mul(x.T(), y)
+		n := mat.Norm(&g, 2)
+		return n * n
+	}
+	return math.Sqrt(max(0, sq(a, a)+sq(b, b)-2*sq(a, b)))
+}
+
+func (lr *lowRank) certify(slack *sdr.Sym, y, z []float64, final bool) (sdr.Certificate, bool) {
+	lr.slack = slack
+	onFace := lr.face != nil
+	tol := lr.s.CertifyTol
+	if final {
+		tol = min(tol, finalCertifyTol)
+	}
+	c, ok := lr.partial(y, z, onFace, tol)
+	if !ok || !onFace || !final {
+		return c, ok
+	}
+	full, ok := lr.partial(y, z, false, tol)
+	if !ok {
+		return c, false
+	}
+	c.LambdaMin, c.DualInfeasibility = full.LambdaMin, full.DualInfeasibility
+	if full.LowerBound > c.LowerBound {
+		c.LowerBound, c.EnergyBound = full.LowerBound, full.EnergyBound
+	}
+	return c, true
+}
+
+// partial computes the CertifyRank smallest eigenpairs of U^T S' U (onFace)
+// or of S', warm-started from the previous certificate, and the certificate
+// they give.
+func (lr *lowRank) partial(y, z []float64, onFace bool, tol float64) (sdr.Certificate, bool) {
+	n, warm := lr.prob.N(), &lr.warmF
+	if onFace {
+		n, warm = lr.d, &lr.warmC
+	}
+	op := eigen.Func{N: n, F: func(dst, x *mat.Dense) { lr.applySlack(dst, x, onFace) }}
+	res, err := eigen.Smallest(op, min(lr.s.CertifyRank, n), *warm, eigen.Settings{Tol: tol, MaxIter: certifyMaxIter, Seed: uint64(lr.k)})
+	if err != nil && !errors.Is(err, eigen.ErrNotConverged) {
+		return sdr.Certificate{}, false
+	}
+	*warm = res.Vectors
+	c, err := lr.prob.CertifyPartial(y, z, res.Values, eigen.LowerBound(res), onFace)
+	return c, err == nil
+}
+
+func (lr *lowRank) rank() (int, int) {
+	pos := 0
+	for _, v := range lr.sigma {
+		if v > 0 {
+			pos++
+		}
+	}
+	return pos, lr.matvecs
+}
