@@ -97,7 +97,7 @@ type Settings struct {
 	CertifyRank  int
 
 	Verbose      io.Writer // iteration table, nil for none
-	VerboseEvery int       // rows of the table every VerboseEvery iterations
+	VerboseEvery int       // rows of the table every VerboseEvery iterations (and at least every 5 s)
 
 	dropP bool           // test only: solve without P(Xbar) >= 0
 	trace func(*iterate) // test only: called after every iteration

@@ -64,7 +64,7 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		if s.trace != nil {
 			s.trace(it)
 		}
-		if s.Verbose != nil && k%s.VerboseEvery == 0 {
+		if s.Verbose != nil && (k%s.VerboseEvery == 0 || it.Time-st.lastRow >= verboseInterval) {
 			st.row()
 		}
 		if status == solver.Unsolved {
@@ -79,7 +79,7 @@ func (st *state) run(ctx context.Context, name string) *Result {
 	}
 	st.it.Time = time.Since(start)
 	if s.Verbose != nil {
-		if k%s.VerboseEvery != 0 {
+		if st.rowK != k {
 			st.row()
 		}
 		fmt.Fprintf(s.Verbose, "status %v after %d iterations, %v; energy bound %.10g\n", status, k, st.it.Time.Round(time.Millisecond), st.bestE)

@@ -2,6 +2,7 @@ package sdpad
 
 import (
 	"math"
+	"time"
 
 	"sdrmap/sdr"
 )
@@ -42,11 +43,13 @@ type state struct {
 	mu       float64
 
 	it       iterate
-	bestLow  float64 // best certified bound on min <C,Xbar>
-	bestE    float64 // best certified energy bound
-	lastCert int     // iteration of the last certificate
-	dinf     float64 // dual infeasibility (§8) of the last certificate
-	dinfFace float64 // dual infeasibility with respect to the face
+	bestLow  float64       // best certified bound on min <C,Xbar>
+	bestE    float64       // best certified energy bound
+	lastCert int           // iteration of the last certificate
+	dinf     float64       // dual infeasibility (§8) of the last certificate
+	dinfFace float64       // dual infeasibility with respect to the face
+	lastRow  time.Duration // time of the last row of the table
+	rowK     int           // iteration of the last row
 
 	// residualBound: the projection is exact, so the dual residual bounds
 	// the dual infeasibility from above (not so for a truncated one).

@@ -2,6 +2,7 @@ package sdpad
 
 import (
 	"fmt"
+	"time"
 )
 
 // header prints the problem sizes and the column titles of the iteration
@@ -19,9 +20,13 @@ func (st *state) header(name string) {
 		"iter", "primal obj", "dual obj", "gap", "pinf", "dinf", "mu", "rank", "matvecs", "bound", "time")
 }
 
+// verboseInterval is the longest time between two rows of the table.
+const verboseInterval = 5 * time.Second
+
 // row prints the current iterate as one line of the table.
 func (st *state) row() {
 	it := &st.it
+	st.lastRow, st.rowK = it.Time, it.K
 	fmt.Fprintf(st.s.Verbose, "%6d | %14.8g | %14.8g | %8.2e | %8.2e | %8.2e | %8.2e | %4d | %7d | %14.8g | %8.3fs\n",
 		it.K, it.PrimalObjective, it.DualObjective, it.Gap, it.PrimalInfeasibility, st.dualInf(), it.Mu, it.Rank, it.MatVecs,
 		it.Bound, it.Time.Seconds())
