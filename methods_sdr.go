@@ -63,6 +63,12 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 		set.Rank = min(set.Rank, s.MaxRank)
 	}
 	set.Verbose = s.Log
+	if s.Progress != nil {
+		set.Monitor = func(it *sdpad.Iterate) {
+			s.Progress(Progress{Elapsed: it.Time, Stage: r.Solver, Iteration: it.K, Energy: math.Inf(1),
+				Bound: it.Bound - prob.Const, SDPGap: it.Gap})
+		}
+	}
 	run := sdpad.Solve
 	if lowRank {
 		run = sdpad.SolveLR

@@ -41,10 +41,12 @@ type Settings struct {
 
 // Progress is a snapshot of a running solve, for progress indicators.
 type Progress struct {
-	Elapsed time.Duration
-	Energy  float64 // best energy so far (+Inf if none)
-	Bound   float64 // best lower bound so far (-Inf if none)
-	Stage   string
+	Elapsed   time.Duration // since the start of the solver
+	Stage     string        // what runs: the solver's name, "rounding"
+	Iteration int           // iterations of the stage so far
+	Energy    float64       // best energy so far (+Inf if none)
+	Bound     float64       // best certified lower bound on the energy so far (-Inf if none)
+	SDPGap    float64       // relative gap of the relaxation (§8), NaN if none
 }
 
 // Result is the outcome of Solve. Assignment is in the model's own

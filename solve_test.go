@@ -44,7 +44,7 @@ func TestSolveHigherOrder(t *testing.T) {
 	}
 }
 
-// TestSolveSDPAD checks the sdpad pipeline against brute force: the
+// TestSolveSDPAD checks the sdpad and sdpad-lr pipelines against brute force: the
 // certified bound never exceeds the optimum, the energy never beats it,
 // and on trees (where the SDR is tight) the optimum is found.
 func TestSolveSDPAD(t *testing.T) {
@@ -57,19 +57,28 @@ func TestSolveSDPAD(t *testing.T) {
 			clamp[i] = -1
 		}
 		want, _ := randmodel.BruteForce(m, clamp)
-		res, err := Solve(context.Background(), m, Settings{Solver: "sdpad", Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if math.IsInf(want, 1) {
-			continue
-		}
-		tol := 1e-9 * (1 + math.Abs(want))
-		if res.Bound > want+tol || res.Energy < want-tol {
-			t.Fatalf("trial %d: bound %v, energy %v, optimum %v", trial, res.Bound, res.Energy, want)
-		}
-		if tree && res.Energy > want+1e-6*(1+math.Abs(want)) {
-			t.Fatalf("trial %d: tree, energy %v, optimum %v", trial, res.Energy, want)
+		for _, name := range []string{"sdpad", "sdpad-lr"} {
+			var calls int
+			progress := func(p Progress) {
+				calls++
+				if p.Stage != name || p.Iteration != calls || p.Bound > want+1e-9*(1+math.Abs(want)) {
+					t.Fatalf("trial %d %s: progress %+v after %d calls, optimum %v", trial, name, p, calls, want)
+				}
+			}
+			res, err := Solve(context.Background(), m, Settings{Solver: name, Seed: 1, Progress: progress})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.IsInf(want, 1) {
+				continue
+			}
+			tol := 1e-9 * (1 + math.Abs(want))
+			if res.Bound > want+tol || res.Energy < want-tol || calls != res.Iterations {
+				t.Fatalf("trial %d %s: bound %v, energy %v, optimum %v, %d progress calls for %d iterations", trial, name, res.Bound, res.Energy, want, calls, res.Iterations)
+			}
+			if tree && res.Energy > want+1e-6*(1+math.Abs(want)) {
+				t.Fatalf("trial %d %s: tree, energy %v, optimum %v", trial, name, res.Energy, want)
+			}
 		}
 	}
 }

@@ -96,12 +96,18 @@ which is still printed and written to -o.`,
 			s.Evidence = in.ev
 			s.TimeLimit = time.Duration(timeLimit * float64(time.Second))
 			s.MaxStates = maxStates
+			var pl *progressLine
 			if verbose {
 				s.Log = cmd.ErrOrStderr()
+			} else if pl = newProgressLine(cmd.ErrOrStderr()); pl != nil {
+				s.Progress = pl.update
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			res, err := sdrmap.Solve(ctx, in.m, s)
+			if pl != nil {
+				pl.done()
+			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}

@@ -57,7 +57,7 @@ func (dn *dense) project(slack *sdr.Sym, mu, _ float64, x *sdr.Sym) (float64, bo
 // certify computes the eigenvalues of the dual slack compressed to the face
 // (for the certified bound, §9, and the dual infeasibility in face mode)
 // and, without face mode or when final, of the whole slack (§8).
-func (dn *dense) certify(slack *sdr.Sym, y, z []float64, final bool) (sdr.Certificate, bool) {
+func (dn *dense) certify(slack *sdr.Sym, y, z []float64, final bool) (sdr.Certificate, bool, bool) {
 	raw := dn.sd.RawSymmetric()
 	for i := range dn.n {
 		clear(raw.Data[i*raw.Stride+i : i*raw.Stride+dn.n])
@@ -66,16 +66,16 @@ func (dn *dense) certify(slack *sdr.Sym, y, z []float64, final bool) (sdr.Certif
 	dn.face.Compress(dn.sf, dn.sd)
 	comp, ok := dn.eigF.values(dn.sf)
 	if !ok {
-		return sdr.Certificate{}, false
+		return sdr.Certificate{}, false, false
 	}
 	var full []float64
 	if !dn.onFace || final {
 		if full, ok = dn.eig.values(dn.sd); !ok {
-			return sdr.Certificate{}, false
+			return sdr.Certificate{}, false, false
 		}
 	}
 	c, err := dn.prob.CertifyEigen(y, z, full, comp)
-	return c, err == nil
+	return c, true, err == nil
 }
 
 func (dn *dense) rank() (int, int) { return dn.pos, 0 }

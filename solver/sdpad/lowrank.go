@@ -13,13 +13,17 @@ import (
 	"sdrmap/sdr"
 )
 
-// certifyMaxIter caps the eigensolver iterations of one low-rank
-// certificate; finalCertifyTol is the eigensolver tolerance of the final
-// one, whose bound loses (n+1) times the residual of lambda_min.
+// certifyMaxIter caps the eigensolver iterations of a low-rank certificate
+// during the run (warm-started, the slack changing little between two;
+// when it does not converge, its dual infeasibility steers mu but cannot
+// stop the run), finalCertifyMaxIter those of the closing one;
+// finalCertifyTol is the eigensolver tolerance of the closing one, whose
+// bound loses (n+1) times the residual of lambda_min.
 const (
-	certifyMaxIter  = 500
-	finalCertifyTol = 1e-9
-	minEigenTol     = 1e-12
+	certifyMaxIter      = 50
+	finalCertifyMaxIter = 500
+	finalCertifyTol     = 1e-9
+	minEigenTol         = 1e-12
 )
 
 // SolveLR runs SDPAD-LR, the paper's Algorithm 2 (spec §6): the iteration
@@ -186,44 +190,44 @@ func factorDiff(a, b *mat.Dense) float64 {
 	return math.Sqrt(max(0, sq(a, a)+sq(b, b)-2*sq(a, b)))
 }
 
-func (lr *lowRank) certify(slack *sdr.Sym, y, z []float64, final bool) (sdr.Certificate, bool) {
+func (lr *lowRank) certify(slack *sdr.Sym, y, z []float64, final bool) (sdr.Certificate, bool, bool) {
 	lr.slack = slack
 	onFace := lr.face != nil
-	tol := lr.s.CertifyTol
+	tol, iters := lr.s.CertifyTol, certifyMaxIter
 	if final {
-		tol = min(tol, finalCertifyTol)
+		tol, iters = min(tol, finalCertifyTol), finalCertifyMaxIter
 	}
-	c, ok := lr.partial(y, z, onFace, tol)
+	c, exact, ok := lr.partial(y, z, onFace, tol, iters)
 	if !ok || !onFace || !final {
-		return c, ok
+		return c, exact, ok
 	}
-	full, ok := lr.partial(y, z, false, tol)
+	full, _, ok := lr.partial(y, z, false, tol, iters)
 	if !ok {
-		return c, false
+		return c, false, false
 	}
 	c.LambdaMin, c.DualInfeasibility = full.LambdaMin, full.DualInfeasibility
 	if full.LowerBound > c.LowerBound {
 		c.LowerBound, c.EnergyBound = full.LowerBound, full.EnergyBound
 	}
-	return c, true
+	return c, exact, true
 }
 
 // partial computes the CertifyRank smallest eigenpairs of U^T S' U (onFace)
 // or of S', warm-started from the previous certificate, and the certificate
-// they give.
-func (lr *lowRank) partial(y, z []float64, onFace bool, tol float64) (sdr.Certificate, bool) {
+// they give; exact reports that the eigensolver converged.
+func (lr *lowRank) partial(y, z []float64, onFace bool, tol float64, iters int) (c sdr.Certificate, exact, ok bool) {
 	n, warm := lr.prob.N(), &lr.warmF
 	if onFace {
 		n, warm = lr.d, &lr.warmC
 	}
 	op := eigen.Func{N: n, F: func(dst, x *mat.Dense) { lr.applySlack(dst, x, onFace) }}
-	res, err := eigen.Smallest(op, min(lr.s.CertifyRank, n), *warm, eigen.Settings{Tol: tol, MaxIter: certifyMaxIter, Seed: uint64(lr.k)})
+	res, err := eigen.Smallest(op, min(lr.s.CertifyRank, n), *warm, eigen.Settings{Tol: tol, MaxIter: iters, Seed: uint64(lr.k)})
 	if err != nil && !errors.Is(err, eigen.ErrNotConverged) {
-		return sdr.Certificate{}, false
+		return sdr.Certificate{}, false, false
 	}
 	*warm = res.Vectors
-	c, err := lr.prob.CertifyPartial(y, z, res.Values, eigen.LowerBound(res), onFace)
-	return c, err == nil
+	c, err = lr.prob.CertifyPartial(y, z, res.Values, eigen.LowerBound(res), onFace)
+	return c, res.Converged == len(res.Values), err == nil
 }
 
 func (lr *lowRank) rank() (int, int) {

@@ -81,7 +81,7 @@ func TestLRRandomTiny(t *testing.T) {
 		}
 		s := tight(1e-6)
 		s.Rank, s.RankEvery = 1+ci%3, 7
-		s.trace = func(it *iterate) {
+		s.Monitor = func(it *Iterate) {
 			if it.Bound-p.Const > c.minE+1e-12*math.Abs(c.minE) {
 				t.Fatalf("case %d iteration %d: certified bound %v - Const %v above the minimum energy %v", ci, it.K, it.Bound, p.Const, c.minE)
 			}
@@ -110,7 +110,7 @@ func TestLRRank(t *testing.T) {
 	s := DefaultSettings()
 	s.Rank, s.MaxRank, s.RankEvery, s.MaxIter = 1, 4, 10, 200
 	most := 0
-	s.trace = func(it *iterate) { most = max(most, it.Rank) }
+	s.Monitor = func(it *Iterate) { most = max(most, it.Rank) }
 	r := solveLR(t, p, s)
 	if _, c := r.Factor.Dims(); c != 4 || most > 4 || most < 2 {
 		t.Fatalf("factor of %d columns, largest rank %d", c, most)

@@ -8,8 +8,9 @@ import (
 	"sdrmap/solver"
 )
 
-// iterate is the state after one iteration, as the iteration table shows it.
-type iterate struct {
+// Iterate is the state after one iteration, as the iteration table shows it
+// (Settings.Monitor receives it).
+type Iterate struct {
 	K                   int
 	PrimalObjective     float64 // <C, Xbar_k>
 	DualObjective       float64 // -<b, y_k>
@@ -18,6 +19,7 @@ type iterate struct {
 	DualResidual        float64 // mu ||Xbar_k - Xbar_{k-1}||_F / (1 + ||C||_F), at least DualInfeasibility
 	DualInfeasibility   float64 // exact when Certified (against the face's dual cone in Face mode), else NaN
 	Certified           bool    // a certificate was computed at this iteration
+	Exact               bool    // its DualInfeasibility is reliable (else an estimate from an unconverged eigensolver)
 	Rank                int     // rank of Xbar_k (positive eigenvalues kept)
 	MatVecs             int     // eigensolver operator applications (per vector) in the projection; 0 for dense
 	Bound               float64 // best certified lower bound on min <C,Xbar> so far (-Inf before the first)

@@ -96,11 +96,15 @@ type Settings struct {
 	CertifyTol   float64
 	CertifyRank  int
 
+	// Monitor, when not nil, is called after every iteration with the
+	// iterate (valid during the call only); it must be quick.
+	Monitor func(*Iterate)
+
 	Verbose      io.Writer // iteration table, nil for none
 	VerboseEvery int       // rows of the table every VerboseEvery iterations (and at least every 5 s)
 
-	dropP bool           // test only: solve without P(Xbar) >= 0
-	trace func(*iterate) // test only: called after every iteration
+	dropP bool // test only: solve without P(Xbar) >= 0
+
 }
 
 // DefaultSettings returns the settings used by sdrmap: facial reduction,

@@ -61,8 +61,8 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		case ctx.Err() != nil:
 			status = solver.Interrupted
 		}
-		if s.trace != nil {
-			s.trace(it)
+		if s.Monitor != nil {
+			s.Monitor(it)
 		}
 		if s.Verbose != nil && (k%s.VerboseEvery == 0 || it.Time-st.lastRow >= verboseInterval) {
 			st.row()
@@ -71,7 +71,11 @@ func (st *state) run(ctx context.Context, name string) *Result {
 			st.adapt(k)
 		}
 	}
-	if status != solver.Failed && (st.lastCert != k || s.Face) && !st.certify(k, true) {
+	// The closing certificate adds the PSD-cone dual infeasibility and,
+	// for SolveLR, a tighter eigensolver tolerance; a low-rank run that
+	// was stopped early skips both, to return promptly.
+	full := st.residualBound || (status != solver.TimeLimit && status != solver.Interrupted)
+	if status != solver.Failed && (st.lastCert != k || s.Face) && !st.certify(k, full) {
 		status = solver.Failed
 	}
 	if status != solver.Failed {

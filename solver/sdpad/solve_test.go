@@ -140,7 +140,7 @@ func TestRandomTiny(t *testing.T) {
 			continue
 		}
 		s := tight(1e-7)
-		s.trace = func(it *iterate) {
+		s.Monitor = func(it *Iterate) {
 			if it.Bound-p.Const > c.minE+1e-12*math.Abs(c.minE) {
 				t.Fatalf("case %d iteration %d: certified bound %v - Const %v above the minimum energy %v", ci, it.K, it.Bound, p.Const, c.minE)
 			}

@@ -16,8 +16,10 @@ type primal interface {
 	project(slack *sdr.Sym, mu, acc float64, x *sdr.Sym) (float64, bool)
 	// certify returns the certificate (§8, §9) of (y, z), whose dual slack
 	// is slack; final asks for the dual infeasibility against the whole
-	// PSD cone as well as against the face.
-	certify(slack *sdr.Sym, y, z []float64, final bool) (sdr.Certificate, bool)
+	// PSD cone as well as against the face. exact reports that its dual
+	// infeasibility may stop the iteration (an estimate from an
+	// unconverged eigensolver only steers mu).
+	certify(slack *sdr.Sym, y, z []float64, final bool) (c sdr.Certificate, exact, ok bool)
 	// rank returns the rank of the last projection and the eigensolver's
 	// operator applications in it (0 for a dense method).
 	rank() (r, matvecs int)
@@ -42,7 +44,7 @@ type state struct {
 	normC    float64
 	mu       float64
 
-	it       iterate
+	it       Iterate
 	bestLow  float64       // best certified bound on min <C,Xbar>
 	bestE    float64       // best certified energy bound
 	lastCert int           // iteration of the last certificate

@@ -14,10 +14,11 @@ const certifyTail = 5
 // certify takes a certificate of the current dual iterate (§8, §9) and
 // keeps the best bound.
 func (st *state) certify(k int, final bool) bool {
-	c, ok := st.pr.certify(st.slack, st.y, st.z, final)
+	c, exact, ok := st.pr.certify(st.slack, st.y, st.z, final)
 	if !ok {
 		return false
 	}
+	st.it.Exact = exact
 	st.lastCert = k
 	st.dinf, st.dinfFace = c.DualInfeasibility, c.FaceDualInfeasibility
 	st.it.DualInfeasibility = st.dualInf()
@@ -49,7 +50,7 @@ func (st *state) converged() bool {
 	if it.Gap > tol || it.PrimalInfeasibility > tol {
 		return false
 	}
-	return (st.residualBound && it.DualResidual <= tol) || (it.Certified && it.DualInfeasibility <= tol)
+	return (st.residualBound && it.DualResidual <= tol) || (it.Certified && it.Exact && it.DualInfeasibility <= tol)
 }
 
 // paperStop is the paper's rule: min(mu ||Xbar_k - Xbar_{k-1}||_F,
