@@ -56,8 +56,8 @@ func (dn *dense) project(slack *sdr.Sym, mu, _ float64, x *sdr.Sym) (float64, bo
 
 // certify computes the eigenvalues of the dual slack compressed to the face
 // (for the certified bound, §9, and the dual infeasibility in face mode)
-// and, without face mode or when final, of the whole slack (§8).
-func (dn *dense) certify(slack *sdr.Sym, y, z []float64, final bool) (sdr.Certificate, bool, bool) {
+// and, without face mode or when closing, of the whole slack (§8).
+func (dn *dense) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.Certificate, bool, bool) {
 	raw := dn.sd.RawSymmetric()
 	for i := range dn.n {
 		clear(raw.Data[i*raw.Stride+i : i*raw.Stride+dn.n])
@@ -69,7 +69,7 @@ func (dn *dense) certify(slack *sdr.Sym, y, z []float64, final bool) (sdr.Certif
 		return sdr.Certificate{}, false, false
 	}
 	var full []float64
-	if !dn.onFace || final {
+	if !dn.onFace || mode != certRun {
 		if full, ok = dn.eig.values(dn.sd); !ok {
 			return sdr.Certificate{}, false, false
 		}

@@ -16,13 +16,15 @@ import (
 // certifyMaxIter caps the eigensolver iterations of a low-rank certificate
 // during the run (warm-started, the slack changing little between two;
 // when it does not converge, its dual infeasibility steers mu but cannot
-// stop the run), finalCertifyMaxIter those of the closing one;
-// finalCertifyTol is the eigensolver tolerance of the closing one, whose
+// stop the run), closeCertifyMaxIter those of the closing one and
+// hurryCertifyMaxIter those after an interrupt or the time limit;
+// closeCertifyTol is the eigensolver tolerance of the closing one, whose
 // bound loses (n+1) times the residual of lambda_min.
 const (
 	certifyMaxIter      = 50
-	finalCertifyMaxIter = 500
-	finalCertifyTol     = 1e-9
+	closeCertifyMaxIter = 500
+	hurryCertifyMaxIter = 5
+	closeCertifyTol     = 1e-9
 	minEigenTol         = 1e-12
 )
 
@@ -190,15 +192,21 @@ func factorDiff(a, b *mat.Dense) float64 {
 	return math.Sqrt(max(0, sq(a, a)+sq(b, b)-2*sq(a, b)))
 }
 
-func (lr *lowRank) certify(slack *sdr.Sym, y, z []float64, final bool) (sdr.Certificate, bool, bool) {
+// certify computes the certificate from the smallest eigenpairs of the
+// compressed slack and, when closing on the face, of the whole slack (the
+// PSD-cone dual infeasibility); a hurried one stops the eigensolver early.
+func (lr *lowRank) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.Certificate, bool, bool) {
 	lr.slack = slack
 	onFace := lr.face != nil
 	tol, iters := lr.s.CertifyTol, certifyMaxIter
-	if final {
-		tol, iters = min(tol, finalCertifyTol), finalCertifyMaxIter
+	switch mode {
+	case certClose:
+		tol, iters = min(tol, closeCertifyTol), closeCertifyMaxIter
+	case certHurry:
+		iters = hurryCertifyMaxIter
 	}
 	c, exact, ok := lr.partial(y, z, onFace, tol, iters)
-	if !ok || !onFace || !final {
+	if !ok || !onFace || mode != certClose {
 		return c, exact, ok
 	}
 	full, _, ok := lr.partial(y, z, false, tol, iters)

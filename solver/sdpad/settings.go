@@ -90,7 +90,7 @@ type Settings struct {
 	// iteration limit of the eigensolver (package eigen) in each low-rank
 	// projection; CertifyTol is its tolerance for the certificates, which
 	// compute the CertifyRank smallest eigenpairs of the dual slack (the
-	// final certificate uses finalCertifyTol).
+	// closing certificate uses closeCertifyTol).
 	EigenTol     float64
 	EigenMaxIter int
 	CertifyTol   float64

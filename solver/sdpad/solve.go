@@ -44,7 +44,7 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		it := &st.it
 		it.K = k
 		it.Time = time.Since(start)
-		if st.wantCertificate(k) && !st.certify(k, false) {
+		if st.wantCertificate(k) && !st.certify(k, certRun) {
 			status = solver.Failed
 			break
 		}
@@ -71,11 +71,11 @@ func (st *state) run(ctx context.Context, name string) *Result {
 			st.adapt(k)
 		}
 	}
-	// The closing certificate adds the PSD-cone dual infeasibility and,
-	// for SolveLR, a tighter eigensolver tolerance; a low-rank run that
-	// was stopped early skips both, to return promptly.
-	full := st.residualBound || (status != solver.TimeLimit && status != solver.Interrupted)
-	if status != solver.Failed && (st.lastCert != k || s.Face) && !st.certify(k, full) {
+	mode := certClose
+	if status == solver.TimeLimit || status == solver.Interrupted {
+		mode = certHurry
+	}
+	if status != solver.Failed && (st.lastCert != k || s.Face) && !st.certify(k, mode) {
 		status = solver.Failed
 	}
 	if status != solver.Failed {

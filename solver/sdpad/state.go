@@ -15,15 +15,23 @@ type primal interface {
 	// An iterative method may stop at a relative accuracy acc.
 	project(slack *sdr.Sym, mu, acc float64, x *sdr.Sym) (float64, bool)
 	// certify returns the certificate (§8, §9) of (y, z), whose dual slack
-	// is slack; final asks for the dual infeasibility against the whole
-	// PSD cone as well as against the face. exact reports that its dual
-	// infeasibility may stop the iteration (an estimate from an
-	// unconverged eigensolver only steers mu).
-	certify(slack *sdr.Sym, y, z []float64, final bool) (c sdr.Certificate, exact, ok bool)
+	// is slack. exact reports that its dual infeasibility may stop the
+	// iteration (an estimate from an unconverged eigensolver only steers
+	// mu).
+	certify(slack *sdr.Sym, y, z []float64, mode certMode) (c sdr.Certificate, exact, ok bool)
 	// rank returns the rank of the last projection and the eigensolver's
 	// operator applications in it (0 for a dense method).
 	rank() (r, matvecs int)
 }
+
+// certMode says which certificate is asked for.
+type certMode int
+
+const (
+	certRun   certMode = iota // during the iteration
+	certClose                 // the closing one: adds the dual infeasibility against the PSD cone, tighter
+	certHurry                 // the closing one of a run stopped by the clock or ctx: as cheap as possible
+)
 
 // projectAccuracy is the accuracy asked of an iterative projection,
 // relative to the smaller infeasibility of the previous iterate.

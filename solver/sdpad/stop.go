@@ -13,8 +13,8 @@ const certifyTail = 5
 
 // certify takes a certificate of the current dual iterate (§8, §9) and
 // keeps the best bound.
-func (st *state) certify(k int, final bool) bool {
-	c, exact, ok := st.pr.certify(st.slack, st.y, st.z, final)
+func (st *state) certify(k int, mode certMode) bool {
+	c, exact, ok := st.pr.certify(st.slack, st.y, st.z, mode)
 	if !ok {
 		return false
 	}
