@@ -1,6 +1,7 @@
 package sdrmap
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,12 +33,16 @@ func init() {
 }
 
 // solveSDR solves the SDR with the dense SDPAD (Algorithm 1) or with
-// SDPAD-LR (lowRank, Algorithm 2), rounds its solution (argmax and
-// randomized rounding from a factor of Xbar), polishes every candidate with
-// ICM and keeps the best. The bound is the solver's certified energy bound
-// (spec §9). The paper's iterative rounding, which re-solves reduced
-// relaxations, is not done here yet.
+// SDPAD-LR (lowRank, Algorithm 2) and rounds its solution: by default
+// argmax and randomized rounding from a factor of Xbar (rounding.Sample),
+// with Settings.Rounding "iterative" the paper's iterative rounding (spec
+// §7, iterativeRound). Unless Settings.NoPolish, every candidate is
+// polished by ICM; the best is kept. The bound is the certified energy bound
+// (spec §9) of the first relaxation, the only one over the whole model.
 func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lowRank bool) ([]int, error) {
+	if s.Rounding != "" && s.Rounding != RoundSample && s.Rounding != RoundIterative {
+		return nil, fmt.Errorf("unknown rounding %q (want %s or %s)", s.Rounding, RoundSample, RoundIterative)
+	}
 	prob, err := sdr.Build(p)
 	if errors.Is(err, sdr.ErrInfeasible) {
 		r.Status = solver.Infeasible
@@ -45,6 +50,85 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 	} else if err != nil {
 		return nil, err
 	}
+	start := time.Now()
+	set := sdrSettings(s, r, prob)
+	run := sdpad.Solve
+	if lowRank {
+		run = sdpad.SolveLR
+	}
+	res, err := run(ctx, prob, set)
+	if err != nil {
+		return nil, err
+	}
+	r.Status, r.Iterations, r.Rounds = res.Status, res.Iterations, 1
+	if !math.IsInf(res.EnergyBound, 0) && !math.IsNaN(res.EnergyBound) {
+		r.Bound = res.EnergyBound
+	}
+	r.SDR = &SDRInfo{
+		PrimalObjective: res.PrimalObjective, DualObjective: res.DualObjective, Gap: res.Gap,
+		PrimalInfeasibility: res.PrimalInfeasibility, DualInfeasibility: res.FaceDualInfeasibility,
+		Dimension: prob.N(), Rank: res.Rank,
+	}
+	if res.Status == solver.Failed {
+		return nil, nil
+	}
+	roundStart := time.Now()
+	var cands [][]int
+	switch s.Rounding {
+	case "", RoundSample:
+		y := res.Factor
+		if y == nil {
+			y = factor(res.X)
+		}
+		rng := rand.New(rand.NewPCG(s.Seed, 0x5d12))
+		cands = rounding.Sample(prob, y, roundingDraws, rng)
+	default:
+		resolve := func(prob *sdr.Problem) (*sdpad.Result, error) {
+			set := sdrSettings(s, r, prob)
+			set.Verbose, set.Monitor = nil, nil
+			if s.TimeLimit > 0 {
+				set.TimeLimit = s.TimeLimit - time.Since(start)
+				if set.TimeLimit <= 0 {
+					return nil, nil
+				}
+			}
+			res, err := run(ctx, prob, set)
+			if err == nil {
+				r.Iterations += res.Iterations
+			}
+			return res, err
+		}
+		x, rounds, err := iterativeRound(ctx, p, res.Marginals, resolve)
+		if err != nil {
+			return nil, err
+		}
+		r.Rounds += rounds
+		cands = [][]int{x}
+	}
+	var best []int
+	bestE := math.Inf(1)
+	local := icm.NewLocal(p)
+	for _, x := range cands {
+		e := p.Energy(x)
+		if !s.NoPolish {
+			e = local.Improve(x)
+		}
+		if best == nil || e < bestE {
+			best, bestE = x, e
+		}
+	}
+	if ctx.Err() != nil && r.Status != solver.Failed {
+		r.Status = solver.Interrupted
+	}
+	if s.Log != nil {
+		fmt.Fprintf(s.Log, "rounding (%s): %d candidates, %d relaxations, best energy %.9g, %v\n",
+			cmp.Or(s.Rounding, RoundSample), len(cands), r.Rounds, bestE, time.Since(roundStart).Round(time.Millisecond))
+	}
+	return best, nil
+}
+
+// sdrSettings maps the pipeline's settings to those of package sdpad.
+func sdrSettings(s *Settings, r *Result, prob *sdr.Problem) sdpad.Settings {
 	set := sdpad.DefaultSettings()
 	set.TimeLimit = s.TimeLimit
 	if s.Tol > 0 {
@@ -69,45 +153,88 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 				Bound: it.Bound - prob.Const, SDPGap: it.Gap})
 		}
 	}
-	run := sdpad.Solve
-	if lowRank {
-		run = sdpad.SolveLR
+	return set
+}
+
+// iterativeRound is the paper's rounding (spec §7): after each relaxation,
+// fix every variable with a marginal above rounding.TMax and the one with
+// the largest marginal (rounding.Fix), fold the fixed variables into their
+// neighbours (model.Pairwise with evidence, constants kept), solve the
+// relaxation of what is left with resolve, and repeat until every variable
+// is fixed. When resolve fails, returns nil (no time left) or the
+// conditioned model has no feasible relaxation, the free variables take the
+// argmax of the last marginals. It returns the assignment in p's numbering
+// and the number of relaxations solved.
+func iterativeRound(ctx context.Context, p *model.Pairwise, marg [][]float64, resolve func(*sdr.Problem) (*sdpad.Result, error)) ([]int, int, error) {
+	x := make([]int, p.NumVars())
+	ids := make([]int, p.NumVars()) // variable of cur -> variable of p
+	for i := range ids {
+		x[i], ids[i] = -1, i
 	}
-	res, err := run(ctx, prob, set)
-	if err != nil {
-		return nil, err
+	cur, rounds := p, 0
+	for ctx.Err() == nil {
+		ev := rounding.Fix(marg, rounding.TMax)
+		for _, o := range ev {
+			x[ids[o.Var]] = o.Value
+		}
+		next, err := asModel(cur).Pairwise(ev)
+		if err != nil {
+			break // the fixed values clash: finish by argmax
+		}
+		nextIDs := make([]int, next.NumVars())
+		for j, v := range next.Orig {
+			nextIDs[j] = ids[v]
+		}
+		cur, ids = next, nextIDs
+		if cur.NumVars() == 0 {
+			return x, rounds, nil
+		}
+		prob, err := sdr.Build(cur)
+		if errors.Is(err, sdr.ErrInfeasible) {
+			break
+		} else if err != nil {
+			return nil, rounds, err
+		}
+		res, err := resolve(prob)
+		if err != nil {
+			return nil, rounds, err
+		}
+		if res == nil || res.Status == solver.Failed {
+			break
+		}
+		rounds++
+		marg = res.Marginals
 	}
-	r.Status, r.Iterations, r.Rounds = res.Status, res.Iterations, 1
-	if !math.IsInf(res.EnergyBound, 0) && !math.IsNaN(res.EnergyBound) {
-		r.Bound = res.EnergyBound
-	}
-	r.SDR = &SDRInfo{
-		PrimalObjective: res.PrimalObjective, DualObjective: res.DualObjective, Gap: res.Gap,
-		PrimalInfeasibility: res.PrimalInfeasibility, DualInfeasibility: res.FaceDualInfeasibility,
-		Dimension: prob.N(), Rank: res.Rank,
-	}
-	if res.Status == solver.Failed {
-		return nil, nil
-	}
-	start := time.Now()
-	rng := rand.New(rand.NewPCG(s.Seed, 0x5d12))
-	y := res.Factor
-	if y == nil {
-		y = factor(res.X)
-	}
-	cands := rounding.Sample(prob, y, roundingDraws, rng)
-	var best []int
-	bestE := math.Inf(1)
-	local := icm.NewLocal(p)
-	for _, x := range cands {
-		if e := local.Improve(x); best == nil || e < bestE {
-			best, bestE = x, e
+	for i, v := range ids {
+		if x[v] < 0 {
+			x[v] = argmax(marg[i])
 		}
 	}
-	if s.Log != nil {
-		fmt.Fprintf(s.Log, "rounding: %d candidates, best energy %.9g, %v\n", len(cands), bestE, time.Since(start).Round(time.Millisecond))
+	return x, rounds, nil
+}
+
+// asModel returns p as a model over its free variables: one factor per
+// unary table and per edge, and a constant factor.
+func asModel(p *model.Pairwise) *model.Model {
+	m := &model.Model{Card: p.Card}
+	m.Factors = append(m.Factors, model.Factor{Table: model.Table{Log: []float64{p.Const}}})
+	for i, u := range p.Unary {
+		m.Factors = append(m.Factors, model.Factor{Scope: []int{i}, Table: u})
 	}
-	return best, nil
+	for _, e := range p.Edges {
+		m.Factors = append(m.Factors, model.Factor{Scope: []int{e.I, e.J}, Table: e.Table})
+	}
+	return m
+}
+
+func argmax(xs []float64) int {
+	best := 0
+	for a, v := range xs {
+		if v > xs[best] {
+			best = a
+		}
+	}
+	return best
 }
 
 // factor returns Y with Y Y^T the PSD part of x, from its eigendecomposition.

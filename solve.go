@@ -33,6 +33,8 @@ type Settings struct {
 	MaxIter   int            // iteration limit of iterative solvers
 	Rank      int            // initial rank of the low-rank SDR solver
 	MaxRank   int            // maximal rank of the low-rank SDR solver
+	Rounding  string         // SDR solvers: RoundSample (default) or RoundIterative
+	NoPolish  bool           // SDR solvers: no ICM on the rounded assignments
 	MaxStates float64        // exact solver: largest joint state space accepted
 	NoConvert bool           // refuse factors of arity > 2 instead of converting them (package higherorder)
 	Log       io.Writer      // progress (iteration table) goes here when not nil
@@ -76,6 +78,16 @@ type SDRInfo struct {
 	Dimension           int     `json:"dimension"`
 	Rank                int     `json:"rank,omitempty"`
 }
+
+// Roundings of the SDR solvers.
+const (
+	// RoundSample takes the argmax of the marginals and randomized
+	// roundings from a factor of Xbar (rounding.Sample).
+	RoundSample = "sample"
+	// RoundIterative is the paper's iterative rounding (spec §7): fix the
+	// confident variables, re-solve the relaxation of the rest, repeat.
+	RoundIterative = "iterative"
+)
 
 // DefaultSolver is used when Settings.Solver is empty.
 const DefaultSolver = "exact"

@@ -82,3 +82,40 @@ func TestSolveSDPAD(t *testing.T) {
 		}
 	}
 }
+
+// TestIterativeRounding runs the paper's iterative rounding, with and
+// without ICM, on random tiny models: never below the optimum, the optimum
+// on trees (tight relaxations), and at least one relaxation per round.
+func TestIterativeRounding(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 1))
+	for trial := 0; trial < 40; trial++ {
+		tree := trial%2 == 0
+		m := randmodel.New(r, randmodel.Options{Vars: 2 + r.IntN(5), MaxCard: 3, Factors: 5, MaxArity: 2, Forbidden: 0.1, Tree: tree})
+		clamp := make([]int, m.NumVars())
+		for i := range clamp {
+			clamp[i] = -1
+		}
+		want, _ := randmodel.BruteForce(m, clamp)
+		if math.IsInf(want, 1) {
+			continue
+		}
+		for _, polish := range []bool{true, false} {
+			for _, name := range []string{"sdpad", "sdpad-lr"} {
+				res, err := Solve(context.Background(), m, Settings{Solver: name, Rounding: RoundIterative, NoPolish: !polish})
+				if err != nil {
+					t.Fatal(err)
+				}
+				tol := 1e-9 * (1 + math.Abs(want))
+				if res.Energy < want-tol || res.Bound > want+tol || res.Rounds < 1 || len(res.Assignment) != m.NumVars() {
+					t.Fatalf("trial %d %s: energy %v, bound %v, optimum %v, %d rounds", trial, name, res.Energy, res.Bound, want, res.Rounds)
+				}
+				if tree && res.Energy > want+1e-6*(1+math.Abs(want)) {
+					t.Fatalf("trial %d %s (polish %v): tree, energy %v, optimum %v", trial, name, polish, res.Energy, want)
+				}
+			}
+		}
+	}
+	if _, err := Solve(context.Background(), randmodel.New(r, randmodel.Options{Vars: 2, MaxCard: 2, Factors: 1, MaxArity: 2}), Settings{Solver: "sdpad", Rounding: "bogus"}); err == nil {
+		t.Fatal("unknown rounding accepted")
+	}
+}

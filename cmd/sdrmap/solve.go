@@ -83,6 +83,9 @@ which is still printed and written to -o.`,
 			if !contains(sdrmap.Solvers(), s.Solver) {
 				return usagef("unknown solver %q (available: %s)", s.Solver, strings.Join(sdrmap.Solvers(), ", "))
 			}
+			if s.Rounding != sdrmap.RoundSample && s.Rounding != sdrmap.RoundIterative {
+				return usagef("--rounding must be %s or %s", sdrmap.RoundSample, sdrmap.RoundIterative)
+			}
 			if s.Rank < 0 || s.MaxRank < 0 || (s.Rank > 0 && s.MaxRank > 0 && s.Rank > s.MaxRank) {
 				return usagef("need 0 <= --rank <= --max-rank")
 			}
@@ -138,6 +141,8 @@ which is still printed and written to -o.`,
 	f.Float64Var(&timeLimit, "time-limit", 0, "stop after this many seconds with the best assignment so far (0: none)")
 	f.Uint64Var(&s.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
 	f.BoolVar(&s.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
+	f.StringVar(&s.Rounding, "rounding", sdrmap.RoundSample, "sdpad, sdpad-lr: sample (argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
+	f.BoolVar(&s.NoPolish, "no-polish", false, "sdpad, sdpad-lr: keep the rounded assignments as they are (no ICM)")
 	f.IntVar(&s.Rank, "rank", 0, "sdpad-lr: initial rank of Xbar = Y Y^T (0: 4)")
 	f.IntVar(&s.MaxRank, "max-rank", 0, "sdpad-lr: largest rank (0: 32)")
 	f.Float64Var(&s.Tol, "tol", 0, "sdpad, sdpad-lr: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
