@@ -3,7 +3,9 @@
 package peers
 
 import (
+	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 )
 
@@ -14,4 +16,17 @@ func setProcessGroup(cmd *exec.Cmd) {
 	cmd.Cancel = func() error {
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
+}
+
+// maxRSS returns the peak resident set size of the finished process in
+// bytes (ru_maxrss: kilobytes on Linux, bytes on Darwin), 0 if unknown.
+func maxRSS(ps *os.ProcessState) int64 {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok || ru == nil {
+		return 0
+	}
+	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
+		return int64(ru.Maxrss)
+	}
+	return int64(ru.Maxrss) * 1024
 }

@@ -51,6 +51,7 @@ type Run struct {
 	Time       time.Duration // wall time measured around the process
 	SolverTime time.Duration // the solver's own reported time, 0 if it printed none
 	ExitCode   int           // process exit code (-1 when killed)
+	MaxRSS     int64         // peak resident set size of the solver process in bytes (getrusage ru_maxrss), 0 if unknown
 	Output     string        // tail of the combined stdout and stderr
 }
 
@@ -100,7 +101,8 @@ type procResult struct {
 	out      string
 	wall     time.Duration
 	exitCode int
-	timedOut bool // the limit or the context deadline ended the run
+	timedOut bool  // the limit or the context deadline ended the run
+	maxRSS   int64 // peak resident set size in bytes, 0 if unknown
 }
 
 // execSolver runs bin with args in dir. limit > 0 bounds the wall time;
@@ -128,6 +130,7 @@ func execSolver(ctx context.Context, dir string, limit time.Duration, bin string
 	res := procResult{out: buf.String(), wall: time.Since(start), exitCode: -1}
 	if cmd.ProcessState != nil {
 		res.exitCode = cmd.ProcessState.ExitCode()
+		res.maxRSS = maxRSS(cmd.ProcessState)
 	}
 	if cmd.Process == nil && err != nil {
 		return res, fmt.Errorf("%s: %w", bin, err)

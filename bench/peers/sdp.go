@@ -76,7 +76,7 @@ func runSDP(ctx context.Context, solver, sdpaFile string, timeLimit time.Duratio
 	r = parse(p.out, p.exitCode)
 	r.Solver = solver
 	r.Command = append([]string{bin}, argv...)
-	r.Time, r.ExitCode, r.Output = p.wall, p.exitCode, tail(p.out)
+	r.Time, r.ExitCode, r.Output, r.MaxRSS = p.wall, p.exitCode, tail(p.out), p.maxRSS
 	if err != nil {
 		return r, err
 	}

@@ -102,7 +102,7 @@ func Toulbar2With(ctx context.Context, uaiFile string, o Toulbar2Options) (Run, 
 
 	p, runErr := execSolver(ctx, dir, kill, bin, args...)
 	r.Command = append([]string{bin}, args...)
-	r.Time, r.ExitCode, r.Output = p.wall, p.exitCode, tail(p.out)
+	r.Time, r.ExitCode, r.Output, r.MaxRSS = p.wall, p.exitCode, tail(p.out), p.maxRSS
 	tb := parseToulbar2(p.out)
 	r.Reason, r.SolverTime, r.ReportedEnergy = tb.reason, tb.solverTime, tb.energy
 

@@ -158,8 +158,9 @@ func (lr *lowRank) project(slack *sdr.Sym, mu, acc float64, x *sdr.Sym) (float64
 	}
 	op := eigen.Func{N: lr.d, F: lr.applyV}
 	res, err := eigen.Largest(op, lr.r, lr.warm, eigen.Settings{Tol: min(s.EigenTol, max(acc, minEigenTol)), MaxIter: s.EigenMaxIter, NoVerify: true, Seed: uint64(lr.k)})
+	// ErrNotConverged leaves an inexact projection, which later iterations refine.
 	if err != nil && !errors.Is(err, eigen.ErrNotConverged) {
-		return 0, false // short of Tol, the projection is inexact; later iterations refine it
+		return 0, false
 	}
 	lr.matvecs, lr.warm, lr.sigma = res.MatVecs, res.Vectors, res.Values
 	lr.z, lr.zp = lr.zp, lr.z
