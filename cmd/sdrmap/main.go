@@ -37,7 +37,7 @@ OpenGM's energy, the sum of the function values (+Inf entries forbidden).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(infoCmd(), evalCmd(), solveCmd(), convertCmd(), exportCmd(), genCmd())
+	root.AddCommand(infoCmd(), evalCmd(), solveCmd(), convertCmd(), exportCmd(), genCmd(), benchCmd())
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

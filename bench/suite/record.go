@@ -1,0 +1,172 @@
+package suite
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+)
+
+// Record is one JSON line of results.jsonl: one solver on one instance.
+// Energies follow the UAI convention (lower is better, +Inf without an
+// assignment of finite energy); infinities and NaN are written as the
+// strings "+Inf", "-Inf" and "NaN".
+type Record struct {
+	Instance string `json:"instance"`
+	Category string `json:"category"`
+	Source   string `json:"source"` // the model file, or the gen command line
+	Solver   string `json:"solver"`
+	// Status is the solver's own status ("solved", "time-limit", ... for
+	// sdrmap's solvers; "optimal", "time limit", ... for the peers),
+	// "skipped" when the solver is not installed, "error" when the run
+	// failed (Error says why).
+	Status     string    `json:"status"`
+	Reason     string    `json:"reason,omitempty"`
+	Error      string    `json:"error,omitempty"`
+	Energy     Float     `json:"energy"` // energy of the assignment found (MAP solvers)
+	Bound      Float     `json:"bound"`  // proven lower bound on the optimal energy
+	Gap        Float     `json:"gap"`    // energy - bound
+	Iterations int       `json:"iterations,omitempty"`
+	SDP        *SDP      `json:"sdp,omitempty"` // relaxation figures (SDP solvers)
+	TimeS      float64   `json:"time_s"`        // median wall time over the repeats, seconds
+	Times      []float64 `json:"times"`         // wall time of every repeat, seconds
+	TimeLimitS float64   `json:"time_limit_s"`
+	Seed       uint64    `json:"seed"`
+	// MemPeakBytes is the peak memory of the first run; MemSource says how
+	// it was measured: "rusage-maxrss-child" (ru_maxrss of the solver
+	// process) or "go-runtime-sampled" (in-process solvers: the Go
+	// runtime's mapped memory, /memory/classes/total minus
+	// heap/released, sampled every 10 ms during the run).
+	MemPeakBytes int64  `json:"mem_peak_bytes,omitempty"`
+	MemSource    string `json:"mem_source,omitempty"`
+	// MaxRSSSelfBytes is getrusage(RUSAGE_SELF) ru_maxrss after the run
+	// (in-process solvers): the peak of the whole bench process so far.
+	MaxRSSSelfBytes int64        `json:"maxrss_self_bytes,omitempty"`
+	Stats           Stats        `json:"stats"`
+	Trace           []TracePoint `json:"trace,omitempty"`
+	Machine         Machine      `json:"machine"`
+	Commit          string       `json:"commit,omitempty"`
+	Date            string       `json:"date"` // RFC 3339, UTC, when the run ended
+}
+
+// SDP holds the relaxation figures (spec §8) in sdrmap's minimization
+// convention: objective <C, Xbar>, its dual bound, the relative gap
+// |pobj - dobj| / (1 + |pobj| + |dobj|) and the primal infeasibility.
+type SDP struct {
+	Objective Float `json:"objective"`
+	Dual      Float `json:"dual"`
+	Gap       Float `json:"sdp_gap"`
+	PInf      Float `json:"pinf"`
+	Dimension int   `json:"dimension,omitempty"`
+	Rank      int   `json:"rank,omitempty"`
+}
+
+// Stats are the sizes of an instance (model.Stats, before evidence).
+type Stats struct {
+	Variables    int `json:"variables"`
+	MinCard      int `json:"min_cardinality"`
+	MaxCard      int `json:"max_cardinality"`
+	Factors      int `json:"factors"`
+	Edges        int `json:"edges"`
+	MaxArity     int `json:"max_arity"`
+	SDRDimension int `json:"sdr_dimension"` // N = 1 + sum of cardinalities
+	// SDRDimensionConverted is N after the exact conversion of the
+	// higher-order factors (package higherorder), 0 for pairwise models.
+	SDRDimensionConverted int `json:"sdr_dimension_converted,omitempty"`
+	Evidence              int `json:"evidence,omitempty"`
+}
+
+// TracePoint is one point of a run's history: for the SDR solvers one per
+// sampled iteration (at most MaxTrace), for the others the final result.
+type TracePoint struct {
+	T         float64 `json:"t"` // seconds since the start of the solver
+	Iteration int     `json:"iteration,omitempty"`
+	Energy    Float   `json:"energy"`
+	Bound     Float   `json:"bound"`
+	SDPGap    Float   `json:"sdp_gap"`
+}
+
+// Machine describes the computer, without its name.
+type Machine struct {
+	GOOS     string `json:"goos"`
+	GOARCH   string `json:"goarch"`
+	CPU      string `json:"cpu,omitempty"`
+	NumCPU   int    `json:"ncpu"`
+	MemBytes int64  `json:"mem_total_bytes,omitempty"`
+}
+
+// Float is a float64 whose JSON form writes infinities and NaN as strings.
+type Float float64
+
+// MarshalJSON writes finite values as numbers (shortest round-trip form).
+func (f Float) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	switch {
+	case math.IsNaN(v):
+		return []byte(`"NaN"`), nil
+	case math.IsInf(v, 1):
+		return []byte(`"+Inf"`), nil
+	case math.IsInf(v, -1):
+		return []byte(`"-Inf"`), nil
+	}
+	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
+}
+
+// UnmarshalJSON reads a number, "+Inf", "-Inf", "NaN" or null (NaN).
+func (f *Float) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if s == "null" {
+		*f = Float(math.NaN())
+		return nil
+	}
+	if len(s) >= 2 && s[0] == '"' {
+		s = s[1 : len(s)-1]
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("bad number %s", b)
+	}
+	*f = Float(v)
+	return nil
+}
+
+// WriteRecord appends r to w as one JSON line.
+func WriteRecord(w io.Writer, r *Record) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// ReadRecords reads a JSONL file of records.
+func ReadRecords(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	var out []Record
+	line := 0
+	for sc.Scan() {
+		line++
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var r Record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}

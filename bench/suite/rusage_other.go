@@ -1,0 +1,6 @@
+//go:build !unix
+
+package suite
+
+// maxRSSSelf is unknown here.
+func maxRSSSelf() int64 { return 0 }
