@@ -89,6 +89,7 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 			if s.TimeLimit > 0 {
 				set.TimeLimit = s.TimeLimit - time.Since(start)
 				if set.TimeLimit <= 0 {
+					r.Status = solver.TimeLimit
 					return nil, nil
 				}
 			}
