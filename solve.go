@@ -20,6 +20,7 @@ import (
 	"sdrmap/higherorder"
 	"sdrmap/model"
 	"sdrmap/solver"
+	"sdrmap/solver/icm"
 )
 
 // Settings selects and configures the solver. The zero value of every field
@@ -34,7 +35,7 @@ type Settings struct {
 	Rank      int            // initial rank of the low-rank SDR solver
 	MaxRank   int            // maximal rank of the low-rank SDR solver
 	Rounding  string         // SDR solvers: RoundSample (default) or RoundIterative
-	NoPolish  bool           // SDR solvers: no ICM on the rounded assignments
+	NoPolish  bool           // no ICM: on the SDR solvers' roundings, and on the original model after a conversion
 	MaxStates float64        // exact solver: largest joint state space accepted
 	NoConvert bool           // refuse factors of arity > 2 instead of converting them (package higherorder)
 	Log       io.Writer      // progress (iteration table) goes here when not nil
@@ -120,7 +121,8 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	}
 	start := time.Now()
 	work, ev, back := m, s.Evidence, func(x []int) []int { return x }
-	if m.MaxArity() > 2 && !s.NoConvert {
+	converted := m.MaxArity() > 2 && !s.NoConvert
+	if converted {
 		conv, mp, err := higherorder.Convert(m, higherorder.Settings{})
 		if err != nil {
 			return nil, err
@@ -146,6 +148,12 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if x != nil {
 		r.Assignment = back(p.Expand(x))
 		r.Energy = m.Energy(r.Assignment)
+		if converted && !s.NoPolish {
+			// Moves on the original variables can leave forbidden
+			// entries that no move of the converted model reaches.
+			clamp, _ := s.Evidence.Clamps(m)
+			r.Energy = icm.ImproveModel(m, r.Assignment, clamp)
+		}
 	}
 	r.Log10 = model.Log10(r.Energy)
 	if r.Bound > r.Energy {
