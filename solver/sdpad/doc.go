@@ -90,10 +90,8 @@
 // the full decomposition (Dorgtr, Dsteqr). For N = 401 with 5 positive
 // eigenvalues (BenchmarkProject401): 26.9 ms against 111 ms for the full
 // decomposition, and 25.7 ms for the eigenvalues alone; the tridiagonal
-// reduction dominates. BenchmarkGrid10 (the 10 x 10 grid above, N = 401,
-// faces of order 301) reaches the 1e-4 protocol in 4552 iterations and
-// 67 s; csdp needs 493 s on the SDPA export of the same problem (to a
-// relative gap of 1e-6, on the same 2-core machine).
+// reduction dominates. For the comparison with CSDP, SDPA and DSDP on the
+// same problems see bench/sdp_test.go and BENCHMARKS.md.
 //
 // # Low rank
 //
@@ -104,12 +102,12 @@
 // iterate (at most EigenTol, at most EigenMaxIter iterations): with a fixed
 // 1e-6 the iteration stalled at pinf 2e-6 on pdb1akg (11,855 iterations
 // instead of 791). On the test problems it takes the same number of
-// iterations as Solve (remark 75/75, grids 534/511 and 1024/1145, pdb1akg
-// 815/791) and reaches the same optimum (TestLRMatchesDense), but each
-// iteration costs more below N ~ 1000: the block operations of LOBPCG
-// (Rayleigh-Ritz and orthonormalization on N x 3(r+4) blocks) dominate,
-// not the operator. A truncated projection is exact only when V has at
-// most r positive eigenvalues. When the SDR optimum (or the path to it) has
+// iterations as Solve (remark 75/75, grids 534/511 and 1024/1125, pdb1akg
+// 815/930) and reaches the same optimum (TestLRMatchesDense). On the
+// 10 x 10 grid it is 3x faster than Solve (BENCHMARKS.md); there the block
+// operations of LOBPCG (Rayleigh-Ritz and orthonormalization on N x 3r
+// blocks; no guard vectors) dominate, not the operator. A truncated
+// projection is exact only when V has at most r positive eigenvalues. When the SDR optimum (or the path to it) has
 // a rank above MaxRank the iteration does not converge: on the binary
 // frustrated grid Grids_20 (N = 12,801) it oscillates at rank 32 with
 // pinf ~ 1 after 1000 iterations, with both schedules.
