@@ -90,8 +90,10 @@ const (
 	RoundIterative = "iterative"
 )
 
-// DefaultSolver is used when Settings.Solver is empty.
-const DefaultSolver = "exact"
+// DefaultSolver is used when Settings.Solver is empty: SDPAD-LR, which
+// reaches the optimum of the dense SDPAD on the test problems
+// (solver/sdpad TestLRMatchesDense) at a fraction of its memory.
+const DefaultSolver = "sdpad-lr"
 
 // method solves the pairwise view p; it returns an assignment of p's
 // variables (nil if none) with its status, bound and figures filled in r.
