@@ -17,7 +17,7 @@ type Iterate struct {
 	Gap                 float64
 	PrimalInfeasibility float64
 	DualResidual        float64 // mu ||Xbar_k - Xbar_{k-1}||_F / (1 + ||C||_F), at least DualInfeasibility
-	DualInfeasibility   float64 // exact when Certified (against the face's dual cone in Face mode), else NaN
+	DualInfeasibility   float64 // of the certificate when Certified (against the face's dual cone in Face mode), else NaN
 	Certified           bool    // a certificate was computed at this iteration
 	Exact               bool    // its DualInfeasibility is reliable (else an estimate from an unconverged eigensolver)
 	Rank                int     // rank of Xbar_k (positive eigenvalues kept)
@@ -42,7 +42,7 @@ type Result struct {
 	DualObjective       float64 // -<b, y>
 	Gap                 float64 // §8
 	PrimalInfeasibility float64 // §8, primal part
-	DualInfeasibility   float64 // §8, dual part, exact (dense eigenvalues of C + A*(y) - P*(z))
+	DualInfeasibility   float64 // §8, dual part: Solve exact (dense eigenvalues of C + A*(y) - P*(z)), SolveLR an upper estimate (sdr.CertifyPartial); NaN after a hurried SolveLR stop
 
 	// FaceDualInfeasibility is the dual infeasibility against the dual
 	// cone of the minimal face (sdr.Certificate). The stopping rule uses it
