@@ -2,63 +2,15 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"image/png"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/spf13/cobra"
 
 	"sdrmap/bench/suite"
 	"sdrmap/format/uai"
 )
-
-var (
-	benchWiredOnce sync.Once
-	benchWired     bool
-)
-
-// runBench runs a command line through run when main.go registers
-// benchCmd, else through a root command set up like run's (same exit
-// statuses) holding benchCmd and genCmd.
-func runBench(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	benchWiredOnce.Do(func() {
-		var out, errb bytes.Buffer
-		benchWired = run([]string{"bench", "--help"}, &out, &errb) == 0
-	})
-	var out, errb bytes.Buffer
-	var code int
-	if benchWired {
-		code = run(args, &out, &errb)
-	} else {
-		code = runBenchOnly(args, &out, &errb)
-	}
-	return out.String(), errb.String(), code
-}
-
-func runBenchOnly(args []string, stdout, stderr io.Writer) int {
-	root := &cobra.Command{Use: "sdrmap", SilenceUsage: true, SilenceErrors: true}
-	root.AddCommand(benchCmd(), genCmd())
-	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	if err := root.Execute(); err != nil {
-		fmt.Fprintln(stderr, "sdrmap:", err)
-		var u usageError
-		if errors.As(err, &u) || strings.Contains(err.Error(), "unknown command") || strings.Contains(err.Error(), "arg(s)") {
-			return 2
-		}
-		return 1
-	}
-	return 0
-}
 
 // tinySuite writes a suite of two tiny generated instances.
 func tinySuite(t *testing.T, dir string) string {
@@ -78,7 +30,7 @@ func TestBenchRun(t *testing.T) {
 	dir := t.TempDir()
 	st := tinySuite(t, dir)
 	out := filepath.Join(dir, "out")
-	stdout, stderr, code := runBench(t, "bench", st, "--solvers", "icm,trws,sdpad-lr", "--time-limit", "2", "--out", out)
+	stdout, stderr, code := runCLI(t, "bench", st, "--solvers", "icm,trws,sdpad-lr", "--time-limit", "2", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -139,7 +91,7 @@ func TestBenchRun(t *testing.T) {
 	for name := range first {
 		os.Remove(filepath.Join(out, name))
 	}
-	if _, errs, code := runBench(t, "bench", "render", out); code != 0 {
+	if _, errs, code := runCLI(t, "bench", "render", out); code != 0 {
 		t.Fatalf("render: exit %d: %s", code, errs)
 	}
 	for name, b := range first {
@@ -149,7 +101,7 @@ func TestBenchRun(t *testing.T) {
 		}
 	}
 	// An existing results.jsonl is kept without --force.
-	if _, errs, code := runBench(t, "bench", st, "--solvers", "icm", "--out", out); code != 1 || !strings.Contains(errs, "--force") {
+	if _, errs, code := runCLI(t, "bench", st, "--solvers", "icm", "--out", out); code != 1 || !strings.Contains(errs, "--force") {
 		t.Errorf("existing results: exit %d, %q", code, errs)
 	}
 }
@@ -161,7 +113,7 @@ func TestBenchSkipsMissing(t *testing.T) {
 	st := tinySuite(t, dir)
 	out := filepath.Join(dir, "out")
 	t.Setenv("PATH", t.TempDir())
-	_, stderr, code := runBench(t, "bench", st, "--solvers", "icm,toulbar2,csdp", "--time-limit", "1", "--out", out)
+	_, stderr, code := runCLI(t, "bench", st, "--solvers", "icm,toulbar2,csdp", "--time-limit", "1", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -212,7 +164,7 @@ func TestBenchErrors(t *testing.T) {
 		{[]string{"bench", filepath.Join(dir, "none.suite"), "--out", out}, 1, "no such file"},
 		{[]string{"bench", "render", dir}, 1, "results.jsonl: no such file"},
 	} {
-		_, errs, code := runBench(t, c.args...)
+		_, errs, code := runCLI(t, c.args...)
 		if code != c.code || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, c.code, c.want)
 		}
@@ -232,7 +184,7 @@ func TestBenchGenMatchesGen(t *testing.T) {
 				args = []string{"--vars", "40"} // the default size is large
 			}
 			path := filepath.Join(dir, c.kind+".uai")
-			if _, errs, code := runBench(t, append(append([]string{"gen", c.kind}, args...), "-o", path)...); code != 0 {
+			if _, errs, code := runCLI(t, append(append([]string{"gen", c.kind}, args...), "-o", path)...); code != 0 {
 				t.Fatalf("gen %s: exit %d: %s", c.kind, code, errs)
 			}
 			want, _ := os.ReadFile(path)

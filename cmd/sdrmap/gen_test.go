@@ -2,62 +2,14 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/spf13/cobra"
 
 	"sdrmap/format/uai"
 )
-
-var (
-	genWiredOnce sync.Once
-	genWired     bool
-)
-
-// runGen runs a gen command line: through run when main.go registers
-// genCmd, else through a root command set up like run's (same exit
-// statuses), so that the tests work before and after the wiring.
-func runGen(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	genWiredOnce.Do(func() {
-		var out, errb bytes.Buffer
-		genWired = run([]string{"gen", "--help"}, &out, &errb) == 0
-	})
-	var out, errb bytes.Buffer
-	var code int
-	if genWired {
-		code = run(args, &out, &errb)
-	} else {
-		code = runGenOnly(args, &out, &errb)
-	}
-	return out.String(), errb.String(), code
-}
-
-func runGenOnly(args []string, stdout, stderr io.Writer) int {
-	root := &cobra.Command{Use: "sdrmap", SilenceUsage: true, SilenceErrors: true}
-	root.AddCommand(genCmd())
-	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	if err := root.Execute(); err != nil {
-		fmt.Fprintln(stderr, "sdrmap:", err)
-		var u usageError
-		if errors.As(err, &u) || strings.Contains(err.Error(), "unknown command") || strings.Contains(err.Error(), "arg(s)") {
-			return 2
-		}
-		return 1
-	}
-	return 0
-}
 
 // genCases are small instances of every kind with their expected sizes.
 var genCases = []struct {
@@ -86,7 +38,7 @@ func TestGenDeterministic(t *testing.T) {
 			t.Helper()
 			path := filepath.Join(dir, name)
 			args := append(append([]string{"gen", c.kind}, c.args...), "--seed", seed, "-o", path)
-			if _, errs, code := runGen(t, append(args, extra...)...); code != 0 {
+			if _, errs, code := runCLI(t, append(args, extra...)...); code != 0 {
 				t.Fatalf("%s: exit %d: %s", c.kind, code, errs)
 			}
 			data, err := os.ReadFile(path)
@@ -104,7 +56,7 @@ func TestGenDeterministic(t *testing.T) {
 		if bytes.Equal(a, other) {
 			t.Errorf("%s: seeds 7 and 8 give the same file", c.kind)
 		}
-		out, errs, code := runGen(t, append(append([]string{"gen", c.kind}, c.args...), "--seed", "7", "-o", "-")...)
+		out, errs, code := runCLI(t, append(append([]string{"gen", c.kind}, c.args...), "--seed", "7", "-o", "-")...)
 		if code != 0 || out != string(a) {
 			t.Errorf("%s: -o - gives exit %d and %d bytes (file: %d): %s", c.kind, code, len(out), len(a), errs)
 		}
@@ -127,7 +79,7 @@ func TestGenDeterministic(t *testing.T) {
 func TestGenOrientPlanted(t *testing.T) {
 	dir := t.TempDir()
 	mp, pp := filepath.Join(dir, "o.uai"), filepath.Join(dir, "o.MAP")
-	if _, errs, code := runGen(t, "gen", "orient", "--vars", "40", "--labels", "6", "--degree", "5", "--noise", "0", "--seed", "3", "-o", mp, "--planted", pp); code != 0 {
+	if _, errs, code := runCLI(t, "gen", "orient", "--vars", "40", "--labels", "6", "--degree", "5", "--noise", "0", "--seed", "3", "-o", mp, "--planted", pp); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	m, err := uai.ReadModelFile(mp)
@@ -146,7 +98,7 @@ func TestGenOrientPlanted(t *testing.T) {
 	}
 	// The planted file follows the seed too.
 	pp2 := filepath.Join(dir, "o2.MAP")
-	runGen(t, "gen", "orient", "--vars", "40", "--labels", "6", "--degree", "5", "--noise", "0", "--seed", "3", "-o", filepath.Join(dir, "o2.uai"), "--planted", pp2)
+	runCLI(t, "gen", "orient", "--vars", "40", "--labels", "6", "--degree", "5", "--noise", "0", "--seed", "3", "-o", filepath.Join(dir, "o2.uai"), "--planted", pp2)
 	a, _ := os.ReadFile(pp)
 	b, _ := os.ReadFile(pp2)
 	if !bytes.Equal(a, b) {
@@ -182,7 +134,7 @@ func TestGenErrors(t *testing.T) {
 		{[]string{"gen", "matching", "-o", out, "--labels", "0"}, "--labels must be >= 1"},
 		{[]string{"gen", "matching", "-o", out, "--vars", "1000000"}, "table entries"},
 	} {
-		_, errs, code := runGen(t, c.args...)
+		_, errs, code := runCLI(t, c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errs, c.want)
 		}
@@ -191,18 +143,18 @@ func TestGenErrors(t *testing.T) {
 		}
 	}
 	// An unwritable destination is an error (exit 1), not a usage error.
-	if _, errs, code := runGen(t, "gen", "binary", "-o", filepath.Join(dir, "missing", "x.uai")); code != 1 || !strings.Contains(errs, "no such file") {
+	if _, errs, code := runCLI(t, "gen", "binary", "-o", filepath.Join(dir, "missing", "x.uai")); code != 1 || !strings.Contains(errs, "no such file") {
 		t.Errorf("unwritable output: exit %d, %q", code, errs)
 	}
 	// An infeasible matching is written, with a note.
-	if _, errs, code := runGen(t, "gen", "matching", "--vars", "5", "--labels", "4", "-o", out); code != 0 || !strings.Contains(errs, "infeasible") {
+	if _, errs, code := runCLI(t, "gen", "matching", "--vars", "5", "--labels", "4", "-o", out); code != 0 || !strings.Contains(errs, "infeasible") {
 		t.Errorf("labels < vars: exit %d, %q", code, errs)
 	}
 }
 
 // TestGenHelp checks that the help names every kind and its parameters.
 func TestGenHelp(t *testing.T) {
-	out, _, code := runGen(t, "gen", "--help")
+	out, _, code := runCLI(t, "gen", "--help")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -211,7 +163,7 @@ func TestGenHelp(t *testing.T) {
 			t.Errorf("gen --help does not mention %s", w)
 		}
 	}
-	out, _, _ = runGen(t, "gen", "orient", "--help")
+	out, _, _ = runCLI(t, "gen", "orient", "--help")
 	for _, w := range []string{"--vars int", "(default 1000)", "(default 16)", "(default 50)", "(default 0.1)", "--planted"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("gen orient --help does not mention %q:\n%s", w, out)
