@@ -19,8 +19,8 @@ var GenKinds = []string{"orient", "potts", "binary", "matching"}
 const maxGenEntries = 5e8
 
 // GenSpec is a generated instance: a kind of `sdrmap gen` with its
-// parameters. The defaults and checks are those of cmd/sdrmap/gen.go (a
-// test there compares the bytes written by both).
+// parameters. The defaults are those of cmd/sdrmap/gen.go (a test there
+// compares the bytes written by both), which uses Check and Build too.
 type GenSpec struct {
 	Kind     string
 	Args     []string // the flags as given
@@ -67,13 +67,15 @@ func ParseGen(kind string, args []string) (*GenSpec, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("gen %s: unexpected argument %q", kind, fs.Arg(0))
 	}
-	if err := g.check(); err != nil {
+	if err := g.Check(); err != nil {
 		return nil, fmt.Errorf("gen %s: %w", kind, err)
 	}
 	return g, nil
 }
 
-func (g *GenSpec) check() error {
+// Check validates the parameters: sizes >= 1, finite degree, coupling and
+// noise in range, and at most 5e8 table entries.
+func (g *GenSpec) Check() error {
 	atLeast1 := func(name string, v int) error {
 		if v < 1 {
 			return fmt.Errorf("%s must be >= 1 (got %d)", name, v)
@@ -135,7 +137,7 @@ func (g *GenSpec) check() error {
 		entries = v*l + v*(v-1)/2*l*l
 	}
 	if entries > maxGenEntries {
-		return fmt.Errorf("the model would have %.3g table entries, more than the limit %.0g", entries, maxGenEntries)
+		return fmt.Errorf("the model would have %.3g table entries, more than the limit %.0g: choose smaller sizes", entries, maxGenEntries)
 	}
 	return nil
 }

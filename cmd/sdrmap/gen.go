@@ -3,22 +3,15 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"sdrmap/bench/suite"
 	"sdrmap/format/uai"
 	"sdrmap/gen"
 )
-
-// genKinds are the instance families of sdrmap gen, in help order.
-var genKinds = []string{"orient", "potts", "binary", "matching"}
-
-// maxGenEntries bounds the number of table entries a generated model may
-// have (about 20 bytes each in the UAI file, 8 in memory).
-const maxGenEntries = 5e8
 
 // genOptions are the flags every kind shares.
 type genOptions struct {
@@ -87,9 +80,9 @@ Models beyond 5e8 table entries are refused.`,
 		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usagef("gen needs a kind: %s (see sdrmap gen --help)", strings.Join(genKinds, ", "))
+				return usagef("gen needs a kind: %s (see sdrmap gen --help)", strings.Join(suite.GenKinds, ", "))
 			}
-			return usagef("unknown kind %q for gen (kinds: %s)", args[0], strings.Join(genKinds, ", "))
+			return usagef("unknown kind %q for gen (kinds: %s)", args[0], strings.Join(suite.GenKinds, ", "))
 		},
 	}
 	c.AddCommand(genOrientCmd(), genPottsCmd(), genBinaryCmd(), genMatchingCmd())
@@ -119,23 +112,11 @@ assignment g in the UAI result format.`,
 			if err := o.check(); err != nil {
 				return err
 			}
-			if err := atLeast1("--vars", n); err != nil {
+			if err := checkGen(suite.GenSpec{Kind: "orient", Vars: n, Labels: m, Degree: degree, Noise: pn}); err != nil {
 				return err
-			}
-			if err := atLeast1("--labels", m); err != nil {
-				return err
-			}
-			if err := checkDegree(degree); err != nil {
-				return err
-			}
-			if !(pn >= 0 && pn <= 1) {
-				return usagef("--noise must be a probability in [0, 1] (got %v)", pn)
 			}
 			if plantedPath != "" && plantedPath == o.out {
 				return usagef("--planted and -o both name %q: give them different files", o.out)
-			}
-			if err := checkEntries(graphEdges(n, degree) * float64(m) * float64(m)); err != nil {
-				return err
 			}
 			md, planted := gen.Orient(n, m, degree, pn, o.seed)
 			if err := writeGenerated(cmd, o.out, func(w io.Writer) error { return uai.WriteModel(w, md) }); err != nil {
@@ -177,22 +158,11 @@ vertical ones.`,
 			if err := o.check(); err != nil {
 				return err
 			}
-			for _, p := range []struct {
-				name string
-				v    int
-			}{{"--rows", rows}, {"--cols", cols}, {"--labels", labels}} {
-				if err := atLeast1(p.name, p.v); err != nil {
-					return err
-				}
-			}
-			if math.IsNaN(coupling) || math.IsInf(coupling, 0) {
-				return usagef("--coupling must be a finite number (got %v)", coupling)
-			}
-			r, c, l := float64(rows), float64(cols), float64(labels)
-			if err := checkEntries(r*c*l + (r*(c-1)+(r-1)*c)*l*l); err != nil {
+			g := suite.GenSpec{Kind: "potts", Rows: rows, Cols: cols, Labels: labels, Coupling: coupling, Seed: o.seed}
+			if err := checkGen(g); err != nil {
 				return err
 			}
-			md := gen.PottsGrid(rows, cols, labels, coupling, o.seed)
+			md := g.Build()
 			return writeGenerated(cmd, o.out, func(w io.Writer) error { return uai.WriteModel(w, md) })
 		},
 	}
@@ -224,16 +194,11 @@ the interactions are generically non-submodular (frustrated).`,
 			if err := o.check(); err != nil {
 				return err
 			}
-			if err := atLeast1("--vars", n); err != nil {
+			g := suite.GenSpec{Kind: "binary", Vars: n, Degree: degree, Seed: o.seed}
+			if err := checkGen(g); err != nil {
 				return err
 			}
-			if err := checkDegree(degree); err != nil {
-				return err
-			}
-			if err := checkEntries(2*float64(n) + 4*graphEdges(n, degree)); err != nil {
-				return err
-			}
-			md := gen.Binary(n, degree, o.seed)
+			md := g.Build()
 			return writeGenerated(cmd, o.out, func(w io.Writer) error { return uai.WriteModel(w, md) })
 		},
 	}
@@ -263,20 +228,14 @@ energy (gen says so on stderr but writes it).`,
 			if err := o.check(); err != nil {
 				return err
 			}
-			if err := atLeast1("--vars", n); err != nil {
-				return err
-			}
-			if err := atLeast1("--labels", labels); err != nil {
-				return err
-			}
-			v, l := float64(n), float64(labels)
-			if err := checkEntries(v*l + v*(v-1)/2*l*l); err != nil {
+			g := suite.GenSpec{Kind: "matching", Vars: n, Labels: labels, Seed: o.seed}
+			if err := checkGen(g); err != nil {
 				return err
 			}
 			if labels < n {
 				fmt.Fprintf(cmd.ErrOrStderr(), "sdrmap: note: --labels %d < --vars %d: the model is infeasible (every assignment repeats a label)\n", labels, n)
 			}
-			md := gen.DenseMatching(n, labels, o.seed)
+			md := g.Build()
 			return writeGenerated(cmd, o.out, func(w io.Writer) error { return uai.WriteModel(w, md) })
 		},
 	}
@@ -287,31 +246,11 @@ energy (gen says so on stderr but writes it).`,
 	return c
 }
 
-func atLeast1(name string, v int) error {
-	if v < 1 {
-		return usagef("%s must be >= 1 (got %d)", name, v)
-	}
-	return nil
-}
-
-func checkDegree(d float64) error {
-	if !(d >= 0) || math.IsInf(d, 1) {
-		return usagef("--degree must be a finite number >= 0 (got %v)", d)
-	}
-	return nil
-}
-
-// graphEdges is the number of edges of gen.RandomGraph(n, degree):
-// round(n*degree/2) clamped to [n-1, n(n-1)/2].
-func graphEdges(n int, degree float64) float64 {
-	v := float64(n)
-	return math.Max(v-1, math.Min(math.Round(v*degree/2), v*(v-1)/2))
-}
-
-// checkEntries refuses models of more than maxGenEntries table entries.
-func checkEntries(entries float64) error {
-	if entries > maxGenEntries {
-		return usagef("the model would have %.3g table entries, more than the limit %.0g: choose smaller sizes", entries, maxGenEntries)
+// checkGen validates a kind's parameters (suite.GenSpec.Check, shared with
+// the generator lines of bench suites) as a command-line error.
+func checkGen(g suite.GenSpec) error {
+	if err := g.Check(); err != nil {
+		return usageError{err}
 	}
 	return nil
 }
