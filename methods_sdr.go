@@ -83,9 +83,9 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 		rng := rand.New(rand.NewPCG(s.Seed, 0x5d12))
 		cands = rounding.Sample(prob, y, roundingDraws, rng)
 	default:
-		resolve := func(prob *sdr.Problem) (*sdpad.Result, error) {
+		resolve := func(prob *sdr.Problem, warm *sdpad.Start) (*sdpad.Result, error) {
 			set := sdrSettings(s, r, prob)
-			set.Verbose, set.Monitor = nil, nil
+			set.Verbose, set.Monitor, set.Start = nil, nil, warm
 			if s.TimeLimit > 0 {
 				set.TimeLimit = s.TimeLimit - time.Since(start)
 				if set.TimeLimit <= 0 {
@@ -99,7 +99,7 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 			}
 			return res, err
 		}
-		x, rounds, err := iterativeRound(ctx, p, res.Marginals, resolve)
+		x, rounds, err := iterativeRound(ctx, prob, res, resolve)
 		if err != nil {
 			return nil, err
 		}
@@ -161,18 +161,22 @@ func sdrSettings(s *Settings, r *Result, prob *sdr.Problem) sdpad.Settings {
 // fix every variable with a marginal above rounding.TMax and the one with
 // the largest marginal (rounding.Fix), fold the fixed variables into their
 // neighbours (model.Pairwise with evidence, constants kept), solve the
-// relaxation of what is left with resolve, and repeat until every variable
-// is fixed. When resolve fails, returns nil (no time left) or the
-// conditioned model has no feasible relaxation, the free variables take the
-// argmax of the last marginals. It returns the assignment in p's numbering
-// and the number of relaxations solved.
-func iterativeRound(ctx context.Context, p *model.Pairwise, marg [][]float64, resolve func(*sdr.Problem) (*sdpad.Result, error)) ([]int, int, error) {
+// relaxation of what is left with resolve, warm-started from the last
+// solution restricted to the free variables (sdr.Problem.Transfer), and
+// repeat until every variable is fixed. When resolve fails, returns nil
+// (no time left) or the conditioned model has no feasible relaxation, the
+// free variables take the argmax of the last marginals. res is the
+// solution of prob; the assignment is in prob.Pairwise's numbering, and
+// the count is that of the relaxations solved.
+func iterativeRound(ctx context.Context, prob *sdr.Problem, res *sdpad.Result, resolve func(*sdr.Problem, *sdpad.Start) (*sdpad.Result, error)) ([]int, int, error) {
+	p := prob.Pairwise
 	x := make([]int, p.NumVars())
 	ids := make([]int, p.NumVars()) // variable of cur -> variable of p
 	for i := range ids {
 		x[i], ids[i] = -1, i
 	}
-	cur, rounds := p, 0
+	cur, marg, rounds := p, res.Marginals, 0
+	margIDs := ids // variables of the problem marg belongs to
 	for ctx.Err() == nil {
 		ev := rounding.Fix(marg, rounding.TMax)
 		for _, o := range ev {
@@ -190,23 +194,29 @@ func iterativeRound(ctx context.Context, p *model.Pairwise, marg [][]float64, re
 		if cur.NumVars() == 0 {
 			return x, rounds, nil
 		}
-		prob, err := sdr.Build(cur)
+		nextProb, err := sdr.Build(cur)
 		if errors.Is(err, sdr.ErrInfeasible) {
 			break
 		} else if err != nil {
 			return nil, rounds, err
 		}
-		res, err := resolve(prob)
+		f := res.Factor
+		if f == nil {
+			f = factor(res.X)
+		}
+		start := &sdpad.Start{Mu: res.Mu}
+		start.Y, start.Z, start.Factor = nextProb.Transfer(prob, res.Y, res.Z, f)
+		res, err = resolve(nextProb, start)
 		if err != nil {
 			return nil, rounds, err
 		}
 		if res == nil || res.Status == solver.Failed {
 			break
 		}
+		prob, marg, margIDs = nextProb, res.Marginals, ids
 		rounds++
-		marg = res.Marginals
 	}
-	for i, v := range ids {
+	for i, v := range margIDs {
 		if x[v] < 0 {
 			x[v] = argmax(marg[i])
 		}

@@ -54,6 +54,15 @@ func (dn *dense) project(slack *sdr.Sym, mu, _ float64, x *sdr.Sym) (float64, bo
 	return dx, true
 }
 
+func (dn *dense) start(f *mat.Dense, x *sdr.Sym) {
+	dn.x.SymOuterK(1, f)
+	if dn.onFace {
+		dn.face.Compress(dn.vc, dn.x)
+		dn.face.Expand(dn.x, dn.vc)
+	}
+	x.FromDense(dn.x)
+}
+
 // certify computes the eigenvalues of the dual slack compressed to the face
 // (for the certified bound, §9, and the dual infeasibility in face mode)
 // and, without face mode or when closing, of the whole slack (§8).

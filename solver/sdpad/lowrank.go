@@ -47,7 +47,7 @@ const (
 // eigenvalue it approximates, and a bound on lambda_min unless LOBPCG
 // missed a smaller eigenvalue from its random start (see eigen.LowerBound).
 func SolveLR(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
-	if err := s.check(); err != nil {
+	if err := s.check(prob); err != nil {
 		return nil, err
 	}
 	lr := newLowRank(prob, &s)
@@ -182,6 +182,39 @@ func (lr *lowRank) project(slack *sdr.Sym, mu, acc float64, x *sdr.Sym) (float64
 	}
 	x.PatternOf(lr.y)
 	return factorDiff(lr.z, lr.zp), true
+}
+
+func (lr *lowRank) start(f *mat.Dense, x *sdr.Sym) {
+	_, c := f.Dims()
+	w := f
+	if lr.face != nil {
+		w = mat.NewDense(lr.d, c, nil)
+		lr.face.Restrict(w, f)
+	}
+	lr.resize(min(max(lr.r, c), lr.s.MaxRank, lr.d))
+	var svd mat.SVD
+	if svd.Factorize(w, mat.SVDThin) {
+		var u mat.Dense
+		svd.UTo(&u)
+		vals := svd.Values(nil)
+		k := min(lr.r, len(vals))
+		lr.sigma = make([]float64, lr.r)
+		lr.warm = mat.NewDense(lr.d, k, nil)
+		lr.warm.Copy(&u)
+		for j := range k {
+			lr.sigma[j] = vals[j] * vals[j]
+			for i := range lr.d {
+				lr.z.Set(i, j, u.At(i, j)*vals[j])
+			}
+		}
+	}
+	lr.zp.Copy(lr.z)
+	if lr.face != nil {
+		lr.face.Lift(lr.y, lr.z)
+	} else {
+		lr.y.Copy(lr.z)
+	}
+	x.PatternOf(lr.y)
 }
 
 // factorDiff returns ||A A^T - B B^T||_F from r x r Gram products:

@@ -3,6 +3,8 @@ package sdpad
 import (
 	"io"
 	"time"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // Parameters of the paper's Algorithm 1 (spec §5).
@@ -96,6 +98,10 @@ type Settings struct {
 	CertifyTol   float64
 	CertifyRank  int
 
+	// Start, when not nil, warm-starts the iteration from its point
+	// instead of Xbar = 0, y = 0, z = 0.
+	Start *Start
+
 	// Monitor, when not nil, is called after every iteration with the
 	// iterate (valid during the call only); it must be quick.
 	Monitor func(*Iterate)
@@ -105,6 +111,17 @@ type Settings struct {
 
 	dropP bool // test only: solve without P(Xbar) >= 0
 
+}
+
+// Start is a warm start: multipliers, a factor of Xbar and the penalty, as
+// a Result of the same problem gives them or as sdr.Problem.Transfer maps
+// them from a related one. The factor is projected onto the cone (the
+// minimal face in Face mode) and, for SolveLR, truncated to its top
+// max(Rank, columns) singular directions, at most MaxRank.
+type Start struct {
+	Y, Z   []float64  // lengths prob.Y.Len and prob.NumZ
+	Factor *mat.Dense // Xbar = Factor Factor^T, N x c
+	Mu     float64    // penalty; 0 keeps the schedule's initial one
 }
 
 // DefaultSettings returns the settings used by sdrmap: facial reduction,

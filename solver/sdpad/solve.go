@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"sdrmap/sdr"
@@ -17,7 +18,7 @@ import (
 // status Interrupted, the time limit with TimeLimit; both keep the last
 // iterate and the best certified bound so far.
 func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
-	if err := s.check(); err != nil {
+	if err := s.check(prob); err != nil {
 		return nil, err
 	}
 	dn := newDense(prob, s.Face)
@@ -105,7 +106,18 @@ func (st *state) wantCertificate(k int) bool {
 		(it.DualResidual > s.Tol || !st.residualBound)
 }
 
-func (s *Settings) check() error {
+func (s *Settings) check(prob *sdr.Problem) error {
+	if st := s.Start; st != nil {
+		if len(st.Y) != prob.Y.Len || len(st.Z) != prob.NumZ || st.Factor == nil {
+			return fmt.Errorf("sdpad: warm start has |y| = %d, |z| = %d, want %d, %d and a factor", len(st.Y), len(st.Z), prob.Y.Len, prob.NumZ)
+		}
+		if r, _ := st.Factor.Dims(); r != prob.N() {
+			return fmt.Errorf("sdpad: warm start factor has %d rows, want N = %d", r, prob.N())
+		}
+		if !(st.Mu >= 0) || math.IsInf(st.Mu, 1) {
+			return fmt.Errorf("sdpad: warm start penalty %g is not finite and nonnegative", st.Mu)
+		}
+	}
 	switch {
 	case s.MaxIter <= 0:
 		return errors.New("sdpad: MaxIter must be positive")

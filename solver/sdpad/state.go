@@ -4,6 +4,8 @@ import (
 	"math"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"sdrmap/sdr"
 )
 
@@ -19,6 +21,9 @@ type primal interface {
 	// iteration (an estimate from an unconverged eigensolver only steers
 	// mu).
 	certify(slack *sdr.Sym, y, z []float64, mode certMode) (c sdr.Certificate, exact, ok bool)
+	// start sets Xbar_0 to the projection of f f^T (Settings.Start) and
+	// writes it on the pattern into x.
+	start(f *mat.Dense, x *sdr.Sym)
 	// rank returns the rank of the last projection and the eigensolver's
 	// operator applications in it (0 for a dense method).
 	rank() (r, matvecs int)
@@ -84,6 +89,20 @@ func newState(prob *sdr.Problem, s Settings, pr primal) *state {
 		if st.mu <= 0 {
 			st.mu = max(s.MuMin, st.normC/math.Sqrt(float64(prob.N())))
 		}
+	}
+	if w := s.Start; w != nil {
+		copy(st.y, w.Y)
+		for k, v := range w.Z {
+			st.z[k] = max(v, 0)
+		}
+		if w.Mu > 0 {
+			st.mu = max(w.Mu, s.MuMin)
+			if s.MuMax > 0 {
+				st.mu = min(st.mu, s.MuMax)
+			}
+		}
+		pr.start(w.Factor, st.xp1)
+		st.xp2.CopyFrom(st.xp1)
 	}
 	return st
 }
