@@ -20,6 +20,7 @@ import (
 	"sdrmap/higherorder"
 	"sdrmap/model"
 	"sdrmap/solver"
+	"sdrmap/solver/feasible"
 	"sdrmap/solver/icm"
 )
 
@@ -111,6 +112,36 @@ func Solvers() []string {
 	return names
 }
 
+// repair looks for a feasible assignment when the solver found none (a
+// search on the forbidden entries, package feasible, preferring the
+// solver's states), then polishes it unless s.NoPolish. A proof that none
+// exists sets the status to Infeasible.
+func repair(ctx context.Context, m *model.Model, clamp []int, s *Settings, start time.Time, r *Result) error {
+	set := feasible.Settings{Seed: s.Seed}
+	if s.TimeLimit > 0 {
+		if set.TimeLimit = s.TimeLimit - time.Since(start); set.TimeLimit <= 0 {
+			return nil
+		}
+	}
+	res, err := feasible.Search(ctx, m, r.Assignment, clamp, set)
+	if err != nil {
+		return err
+	}
+	if s.Log != nil {
+		fmt.Fprintf(s.Log, "feasibility search: %v, %d nodes, energy %.9g, %v\n", res.Status, res.Nodes, res.Energy, res.Time.Round(time.Millisecond))
+	}
+	switch res.Status {
+	case solver.Infeasible:
+		r.Status, r.Assignment, r.Bound = solver.Infeasible, nil, math.Inf(1)
+	case solver.Solved:
+		r.Assignment, r.Energy = res.Assignment, res.Energy
+		if !s.NoPolish {
+			r.Energy = icm.ImproveModel(m, r.Assignment, clamp)
+		}
+	}
+	return nil
+}
+
 // Solve runs the pipeline on m. Cancelling ctx ends the run like a time
 // limit, with status Interrupted and the best assignment found so far.
 func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
@@ -147,14 +178,22 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	clamp, err := s.Evidence.Clamps(m)
+	if err != nil {
+		return nil, err
+	}
 	if x != nil {
 		r.Assignment = back(p.Expand(x))
 		r.Energy = m.Energy(r.Assignment)
 		if converted && !s.NoPolish {
 			// Moves on the original variables can leave forbidden
 			// entries that no move of the converted model reaches.
-			clamp, _ := s.Evidence.Clamps(m)
 			r.Energy = icm.ImproveModel(m, r.Assignment, clamp)
+		}
+	}
+	if math.IsInf(r.Energy, 1) && r.Status != solver.Infeasible {
+		if err := repair(ctx, m, clamp, &s, start, r); err != nil {
+			return nil, err
 		}
 	}
 	r.Log10 = model.Log10(r.Energy)

@@ -1,0 +1,67 @@
+package sdrmap
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"sdrmap/format/uai"
+	"sdrmap/internal/refdata"
+	"sdrmap/model"
+	"sdrmap/solver"
+)
+
+// TestRepair: an infeasible assignment is replaced by a feasible one (whose
+// reported energy is its own), and a model without any is proven
+// infeasible.
+func TestRepair(t *testing.T) {
+	// Only assignments with x0 + x1 + x2 odd are allowed: the solver's
+	// guess (0,0,0) is not.
+	parity := model.Table{Log: make([]float64, 8)}
+	for k := range 8 {
+		if (k>>2+k>>1+k)&1 == 0 {
+			parity.Forbid(k)
+		}
+	}
+	m := &model.Model{Card: []int{2, 2, 2}, Factors: []model.Factor{{Scope: []int{0, 1, 2}, Table: parity}}}
+	for _, polish := range []bool{false, true} {
+		r := &Result{Status: solver.Solved, Energy: math.Inf(1), Assignment: []int{0, 0, 0}}
+		if err := repair(context.Background(), m, nil, &Settings{NoPolish: !polish}, time.Now(), r); err != nil {
+			t.Fatal(err)
+		}
+		if math.IsInf(r.Energy, 0) || m.Energy(r.Assignment) != r.Energy || r.Status != solver.Solved {
+			t.Fatalf("polish %v: status %v, energy %v of %v", polish, r.Status, r.Energy, r.Assignment)
+		}
+	}
+	// Clamping x0 = x1 = 0 and forbidding x2 = 1 leaves nothing.
+	m.Factors = append(m.Factors, model.Factor{Scope: []int{2}, Table: model.Table{Log: []float64{0, 0}, Forbidden: []bool{false, true}}})
+	r := &Result{Status: solver.Solved, Energy: math.Inf(1), Assignment: []int{0, 0, 0}}
+	if err := repair(context.Background(), m, []int{0, 0, -1}, &Settings{}, time.Now(), r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != solver.Infeasible || r.Assignment != nil {
+		t.Fatalf("infeasible model: status %v, assignment %v", r.Status, r.Assignment)
+	}
+}
+
+// TestSolvePedigree9: on the shared pedigree, where no solver's rounding
+// or local search finds a feasible assignment, the pipeline returns one.
+func TestSolvePedigree9(t *testing.T) {
+	dir := refdata.Require(t)
+	m, err := uai.ReadModelFile(filepath.Join(dir, "uai", "higher_order", "tb2_pedigree9.uai.xz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"icm", "trws"} {
+		res, err := Solve(context.Background(), m, Settings{Solver: name, TimeLimit: 20 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: energy %.6f, bound %.6f, %v", name, res.Energy, res.Bound, res.Time)
+		if res.Energy < 282.997-1e-3 || math.IsInf(res.Energy, 0) || m.Energy(res.Assignment) != res.Energy {
+			t.Fatalf("%s: energy %v (optimum 282.997)", name, res.Energy)
+		}
+	}
+}
