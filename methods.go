@@ -3,6 +3,8 @@ package sdrmap
 import (
 	"context"
 	"fmt"
+	"math"
+	"time"
 
 	"sdrmap/model"
 	"sdrmap/solver"
@@ -15,6 +17,41 @@ func init() {
 	methods["exact"] = solveExact
 	methods["icm"] = solveICM
 	methods["trws"] = solveTRWS
+	methods["auto"] = solveAuto
+}
+
+// solveAuto runs TRW-S, then, unless its LP bound already proves its
+// assignment optimal, SDPAD-LR with the time left. The better assignment
+// and the larger of the two certified bounds are kept; status, iterations
+// and SDR figures are those of the SDR when it ran.
+func solveAuto(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
+	start := time.Now()
+	x, err := solveTRWS(ctx, p, s, r)
+	if err != nil || x == nil {
+		return x, err
+	}
+	e, lp := p.Energy(x), r.Bound
+	if e-lp <= gapTol*(1+math.Abs(e)) || ctx.Err() != nil {
+		return x, nil
+	}
+	sdr := *s
+	if s.TimeLimit > 0 {
+		if sdr.TimeLimit = s.TimeLimit - time.Since(start); sdr.TimeLimit <= 0 {
+			r.Status = solver.TimeLimit
+			return x, nil
+		}
+	}
+	iters := r.Iterations
+	y, err := solveSDR(ctx, p, &sdr, r, true)
+	if err != nil {
+		return nil, err
+	}
+	r.Bound = max(r.Bound, lp)
+	r.Iterations += iters
+	if y == nil || p.Energy(y) > e {
+		return x, nil
+	}
+	return y, nil
 }
 
 // solveExact runs branch and bound; a proven optimum is its own bound.
@@ -46,15 +83,15 @@ func solveICM(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([
 }
 
 // solveTRWS runs TRW-S (its LP bound is the bound) and polishes its
-// assignment with ICM.
+// assignment by the tree-block search (icm.Trees).
 func solveTRWS(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
 	res, err := trws.Solve(ctx, p, trws.Settings{MaxIter: s.MaxIter, TimeLimit: s.TimeLimit})
 	if err != nil {
 		return nil, err
 	}
 	r.Status, r.Iterations, r.Bound = res.Status, res.Iterations, res.Bound
-	if res.Assignment != nil {
-		icm.Improve(p, res.Assignment)
+	if res.Assignment != nil && !s.NoPolish {
+		icm.NewTrees(p).ImproveCtx(ctx, res.Assignment)
 	}
 	if s.Log != nil {
 		fmt.Fprintf(s.Log, "trws: %d iterations, energy %.9g, bound %.9g, %v\n", res.Iterations, res.Energy, res.Bound, res.Time)

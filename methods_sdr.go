@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -36,8 +37,8 @@ func init() {
 // SDPAD-LR (lowRank, Algorithm 2) and rounds its solution: by default
 // argmax and randomized rounding from a factor of Xbar (rounding.Sample),
 // with Settings.Rounding "iterative" the paper's iterative rounding (spec
-// §7, iterativeRound). Unless Settings.NoPolish, every candidate is
-// polished by ICM; the best is kept. The bound is the certified energy bound
+// §7, iterativeRound). Unless Settings.NoPolish, the candidates are
+// polished (polishAll); the best is kept. The bound is the certified energy bound
 // (spec §9) of the first relaxation, the only one over the whole model.
 func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lowRank bool) ([]int, error) {
 	if s.Rounding != "" && s.Rounding != RoundSample && s.Rounding != RoundIterative {
@@ -106,18 +107,7 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 		r.Rounds += rounds
 		cands = [][]int{x}
 	}
-	var best []int
-	bestE := math.Inf(1)
-	local := icm.NewLocal(p)
-	for _, x := range cands {
-		e := p.Energy(x)
-		if !s.NoPolish {
-			e = local.Improve(x)
-		}
-		if best == nil || e < bestE {
-			best, bestE = x, e
-		}
-	}
+	best, bestE := polishAll(ctx, p, cands, s.NoPolish)
 	if ctx.Err() != nil && r.Status != solver.Failed {
 		r.Status = solver.Interrupted
 	}
@@ -126,6 +116,41 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 			cmp.Or(s.Rounding, RoundSample), len(cands), r.Rounds, bestE, time.Since(roundStart).Round(time.Millisecond))
 	}
 	return best, nil
+}
+
+// treeCandidates is the number of rounded assignments, the best after ICM,
+// that the tree-block search (icm.Trees) polishes further.
+const treeCandidates = 4
+
+// polishAll polishes every candidate by ICM and the best treeCandidates
+// of them by the tree-block search (unless noPolish) and returns the best
+// with its energy.
+func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, noPolish bool) ([]int, float64) {
+	if len(cands) == 0 {
+		return nil, math.Inf(1)
+	}
+	es := make([]float64, len(cands))
+	local := icm.NewLocal(p)
+	for k, x := range cands {
+		if noPolish {
+			es[k] = p.Energy(x)
+		} else {
+			es[k] = local.Improve(x)
+		}
+	}
+	order := make([]int, len(cands))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
+	if !noPolish && len(cands) > 0 {
+		trees := icm.NewTrees(p)
+		for _, k := range order[:min(treeCandidates, len(order))] {
+			es[k] = trees.ImproveCtx(ctx, cands[k])
+		}
+	}
+	best := slices.MinFunc(order, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
+	return cands[best], es[best]
 }
 
 // sdrSettings maps the pipeline's settings to those of package sdpad.

@@ -26,22 +26,21 @@ func TestRepair(t *testing.T) {
 		}
 	}
 	m := &model.Model{Card: []int{2, 2, 2}, Factors: []model.Factor{{Scope: []int{0, 1, 2}, Table: parity}}}
-	for _, polish := range []bool{false, true} {
-		r := &Result{Status: solver.Solved, Energy: math.Inf(1), Assignment: []int{0, 0, 0}}
-		if err := repair(context.Background(), m, nil, &Settings{NoPolish: !polish}, time.Now(), r); err != nil {
-			t.Fatal(err)
-		}
-		if math.IsInf(r.Energy, 0) || m.Energy(r.Assignment) != r.Energy || r.Status != solver.Solved {
-			t.Fatalf("polish %v: status %v, energy %v of %v", polish, r.Status, r.Energy, r.Assignment)
-		}
+	r := &Result{Status: solver.Solved, Energy: math.Inf(1), Assignment: []int{0, 0, 0}}
+	ok, err := repair(context.Background(), m, nil, &Settings{}, time.Now(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok || math.IsInf(r.Energy, 0) || m.Energy(r.Assignment) != r.Energy || r.Status != solver.Solved {
+		t.Fatalf("repaired %v: status %v, energy %v of %v", ok, r.Status, r.Energy, r.Assignment)
 	}
 	// Clamping x0 = x1 = 0 and forbidding x2 = 1 leaves nothing.
 	m.Factors = append(m.Factors, model.Factor{Scope: []int{2}, Table: model.Table{Log: []float64{0, 0}, Forbidden: []bool{false, true}}})
-	r := &Result{Status: solver.Solved, Energy: math.Inf(1), Assignment: []int{0, 0, 0}}
-	if err := repair(context.Background(), m, []int{0, 0, -1}, &Settings{}, time.Now(), r); err != nil {
+	r = &Result{Status: solver.Solved, Energy: math.Inf(1), Assignment: []int{0, 0, 0}}
+	if ok, err = repair(context.Background(), m, []int{0, 0, -1}, &Settings{}, time.Now(), r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != solver.Infeasible || r.Assignment != nil {
+	if ok || r.Status != solver.Infeasible || r.Assignment != nil {
 		t.Fatalf("infeasible model: status %v, assignment %v", r.Status, r.Assignment)
 	}
 }

@@ -36,7 +36,7 @@ type Settings struct {
 	Rank      int            // initial rank of the low-rank SDR solver
 	MaxRank   int            // maximal rank of the low-rank SDR solver
 	Rounding  string         // SDR solvers: RoundSample (default) or RoundIterative
-	NoPolish  bool           // no ICM: on the SDR solvers' roundings, and on the original model after a conversion
+	NoPolish  bool           // no local search (ICM, tree-block moves) on the SDR and TRW-S assignments, nor on the original model after a conversion or a feasibility repair
 	MaxStates float64        // exact solver: largest joint state space accepted
 	NoConvert bool           // refuse factors of arity > 2 instead of converting them (package higherorder)
 	Log       io.Writer      // progress (iteration table) goes here when not nil
@@ -91,6 +91,10 @@ const (
 	RoundIterative = "iterative"
 )
 
+// gapTol is the relative gap energy - bound within which an assignment
+// counts as proven optimal, and a bound above the energy as rounding.
+const gapTol = 1e-9
+
 // DefaultSolver is used when Settings.Solver is empty: SDPAD-LR, which
 // reaches the optimum of the dense SDPAD on the test problems
 // (solver/sdpad TestLRMatchesDense) at a fraction of its memory.
@@ -112,20 +116,22 @@ func Solvers() []string {
 	return names
 }
 
+// repairGrace is the time the feasibility search gets when the solver
+// used up the time limit: an answer of infinite energy is no answer.
+const repairGrace = time.Second
+
 // repair looks for a feasible assignment when the solver found none (a
 // search on the forbidden entries, package feasible, preferring the
-// solver's states), then polishes it unless s.NoPolish. A proof that none
+// solver's states) and reports whether it found one. A proof that none
 // exists sets the status to Infeasible.
-func repair(ctx context.Context, m *model.Model, clamp []int, s *Settings, start time.Time, r *Result) error {
+func repair(ctx context.Context, m *model.Model, clamp []int, s *Settings, start time.Time, r *Result) (bool, error) {
 	set := feasible.Settings{Seed: s.Seed}
 	if s.TimeLimit > 0 {
-		if set.TimeLimit = s.TimeLimit - time.Since(start); set.TimeLimit <= 0 {
-			return nil
-		}
+		set.TimeLimit = max(s.TimeLimit-time.Since(start), repairGrace)
 	}
 	res, err := feasible.Search(ctx, m, r.Assignment, clamp, set)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if s.Log != nil {
 		fmt.Fprintf(s.Log, "feasibility search: %v, %d nodes, energy %.9g, %v\n", res.Status, res.Nodes, res.Energy, res.Time.Round(time.Millisecond))
@@ -135,11 +141,31 @@ func repair(ctx context.Context, m *model.Model, clamp []int, s *Settings, start
 		r.Status, r.Assignment, r.Bound = solver.Infeasible, nil, math.Inf(1)
 	case solver.Solved:
 		r.Assignment, r.Energy = res.Assignment, res.Energy
-		if !s.NoPolish {
-			r.Energy = icm.ImproveModel(m, r.Assignment, clamp)
-		}
+		return true, nil
 	}
-	return nil
+	return false, nil
+}
+
+// polish alternates single-variable moves on the original model m
+// (icm.ImproveModel) and tree moves on its pairwise view p (icm.Trees,
+// reached through forth and back) until neither lowers the energy of x, a
+// full assignment of m of finite energy changed in place. It returns
+// m.Energy(x).
+func polish(ctx context.Context, m *model.Model, p *model.Pairwise, clamp []int, back, forth func([]int) []int, x []int) float64 {
+	e := icm.ImproveModel(m, x, clamp)
+	trees := icm.NewTrees(p)
+	for ctx.Err() == nil {
+		y := p.Restrict(forth(x))
+		trees.ImproveCtx(ctx, y)
+		z := back(p.Expand(y))
+		ez := icm.ImproveModel(m, z, clamp)
+		if !(ez < e) {
+			break
+		}
+		copy(x, z)
+		e = ez
+	}
+	return e
 }
 
 // Solve runs the pipeline on m. Cancelling ctx ends the run like a time
@@ -153,7 +179,8 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 		return nil, fmt.Errorf("unknown solver %q (available: %v)", s.Solver, Solvers())
 	}
 	start := time.Now()
-	work, ev, back := m, s.Evidence, func(x []int) []int { return x }
+	identity := func(x []int) []int { return x }
+	work, ev, back, forth := m, s.Evidence, identity, identity
 	converted := m.MaxArity() > 2 && !s.NoConvert
 	if converted {
 		conv, mp, err := higherorder.Convert(m, higherorder.Settings{})
@@ -163,7 +190,7 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 		if ev, err = mp.Evidence(s.Evidence); err != nil {
 			return nil, err
 		}
-		work, back = conv, mp.Original
+		work, back, forth = conv, mp.Original, mp.Converted
 		if s.Log != nil {
 			st := mp.Stats
 			fmt.Fprintf(s.Log, "higher-order factors converted: %d auxiliary variables, N %d -> %d\n", st.Aux, st.Before.N, st.After.N)
@@ -185,22 +212,23 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if x != nil {
 		r.Assignment = back(p.Expand(x))
 		r.Energy = m.Energy(r.Assignment)
-		if converted && !s.NoPolish {
-			// Moves on the original variables can leave forbidden
-			// entries that no move of the converted model reaches.
-			r.Energy = icm.ImproveModel(m, r.Assignment, clamp)
-		}
 	}
+	repaired := false
 	if math.IsInf(r.Energy, 1) && r.Status != solver.Infeasible {
-		if err := repair(ctx, m, clamp, &s, start, r); err != nil {
+		if repaired, err = repair(ctx, m, clamp, &s, start, r); err != nil {
 			return nil, err
 		}
+	}
+	if (converted || repaired) && !s.NoPolish && !math.IsInf(r.Energy, 1) {
+		// The solver polished on p; the original model has moves (and a
+		// repaired assignment needs them) that p does not show.
+		r.Energy = polish(ctx, m, p, clamp, back, forth, r.Assignment)
 	}
 	r.Log10 = model.Log10(r.Energy)
 	if r.Bound > r.Energy {
 		// Within rounding of a tight bound, clamp; beyond it the bound is
 		// wrong, and a wrong bound is worse than none.
-		if r.Bound-r.Energy > 1e-9*(1+math.Abs(r.Energy)) {
+		if r.Bound-r.Energy > gapTol*(1+math.Abs(r.Energy)) {
 			if s.Log != nil {
 				fmt.Fprintf(s.Log, "warning: discarding bound %.9g above the energy %.9g\n", r.Bound, r.Energy)
 			}

@@ -215,3 +215,58 @@ func TestIterativeRoundCutShort(t *testing.T) {
 		t.Fatalf("only %d cases checked, %d variables left free", checked, free)
 	}
 }
+
+// TestSolveAuto checks the auto pipeline against brute force and against
+// TRW-S alone: bound below the optimum, energy not below it, never a worse
+// energy or a weaker bound than TRW-S's, the optimum with a closed gap on
+// trees, and the SDR run when TRW-S leaves a gap (frustrated models).
+func TestSolveAuto(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 4))
+	sdrRuns := 0
+	for trial := 0; trial < 40; trial++ {
+		var m *model.Model
+		switch trial % 3 {
+		case 0:
+			m = randmodel.New(r, randmodel.Options{Vars: 2 + r.IntN(5), MaxCard: 3, Factors: 5, MaxArity: 2, Forbidden: 0.1, Tree: true})
+		case 1:
+			m = randmodel.New(r, randmodel.Options{Vars: 2 + r.IntN(5), MaxCard: 3, Factors: 8, MaxArity: 2, Forbidden: 0.1})
+		default:
+			m = frustrated(r, 4+r.IntN(3))
+		}
+		free := make([]int, m.NumVars())
+		for i := range free {
+			free[i] = -1
+		}
+		want, _ := randmodel.BruteForce(m, free)
+		auto, err := Solve(context.Background(), m, Settings{Solver: "auto", Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lp, err := Solve(context.Background(), m, Settings{Solver: "trws", Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tol := 1e-9 * (1 + math.Abs(want))
+		if math.IsInf(want, 1) {
+			if !math.IsInf(auto.Energy, 1) {
+				t.Fatalf("trial %d: energy %v on an infeasible model", trial, auto.Energy)
+			}
+			continue
+		}
+		if auto.Bound > want+tol || auto.Energy < want-tol || auto.Energy > lp.Energy+tol || auto.Bound < lp.Bound-tol {
+			t.Fatalf("trial %d: auto energy %v bound %v, trws energy %v bound %v, optimum %v", trial, auto.Energy, auto.Bound, lp.Energy, lp.Bound, want)
+		}
+		if trial%3 == 0 && (auto.Energy > want+tol || auto.Gap > 1e-6*(1+math.Abs(want))) {
+			t.Fatalf("trial %d: tree, energy %v gap %v, optimum %v", trial, auto.Energy, auto.Gap, want)
+		}
+		if lp.Gap > 1e-6*(1+math.Abs(want)) {
+			if auto.SDR == nil {
+				t.Fatalf("trial %d: TRW-S left a gap %v and the SDR did not run", trial, lp.Gap)
+			}
+			sdrRuns++
+		}
+	}
+	if sdrRuns < 5 {
+		t.Fatalf("the SDR ran on %d models only", sdrRuns)
+	}
+}

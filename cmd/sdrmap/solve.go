@@ -62,22 +62,31 @@ func solveCmd() *cobra.Command {
 Solvers: ` + strings.Join(sdrmap.Solvers(), ", ") + `
   exact     depth-first branch and bound; proves optimality, for small models
             (refuses more than --max-states joint states)
+  auto      trws, then sdpad-lr with the time left unless the LP bound already
+            proves the trws assignment optimal; the better assignment and the
+            larger bound are kept
   sdpad     the semidefinite relaxation solved by the paper's SDPAD (dense
             eigendecompositions: N up to ~2000), rounded by argmax and
-            randomized rounding, polished by ICM; bound certified (spec §9)
+            randomized rounding, polished by ICM and tree-block moves (exact
+            minimization over induced trees given the rest); bound certified
+            (spec §9)
   sdpad-lr  the same relaxation solved by SDPAD-LR (the paper's Algorithm 2:
             Xbar = Y Y^T of rank --rank doubling up to --max-rank, top
             eigenpairs by LOBPCG with warm starts; memory O(N r + pattern))
   icm       iterated conditional modes from the best unary states (no bound)
   trws      sequential tree-reweighted message passing (Kolmogorov 2006); its
-            bound is the LP relaxation's; assignment polished by ICM
+            bound is the LP relaxation's; assignment polished by tree-block
+            moves
   ipm-nc    the paper's IPM-NC baseline: a KKT point of the nonconvex rank-1
             relaxation from the uniform point (projected gradient), argmax
             rounding polished by ICM (no bound)
 
 Factors of arity > 2 are converted exactly to pairwise ones first (auxiliary
 variables over their allowed joint configurations; see sdrmap info); the
-energy reported is always that of the original model.
+energy reported is always that of the original model. When a solver ends
+without an assignment of finite energy, a backtracking search on the
+forbidden entries (solver/feasible) looks for one, for at least 1 s even
+past --time-limit.
 
 --time-limit and Ctrl-C end the run with the best assignment found so far,
 which is still printed and written to -o.`,
@@ -145,7 +154,7 @@ which is still printed and written to -o.`,
 	f.Uint64Var(&s.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
 	f.BoolVar(&s.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
 	f.StringVar(&s.Rounding, "rounding", sdrmap.RoundSample, "sdpad, sdpad-lr: sample (argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
-	f.BoolVar(&s.NoPolish, "no-polish", false, "sdpad, sdpad-lr: keep the rounded assignments as they are (no ICM)")
+	f.BoolVar(&s.NoPolish, "no-polish", false, "keep the solvers' assignments as they are: no ICM or tree-block moves after sdpad, sdpad-lr, trws, a conversion or a repair")
 	f.IntVar(&s.Rank, "rank", 0, "sdpad-lr: initial rank of Xbar = Y Y^T (0: 4)")
 	f.IntVar(&s.MaxRank, "max-rank", 0, "sdpad-lr: largest rank (0: 32)")
 	f.Float64Var(&s.Tol, "tol", 0, "sdpad, sdpad-lr: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
