@@ -35,29 +35,33 @@
 // Measured on 44 problems (the remark example of §10, Potts grids 3x4 with 4
 // labels and 5x5 with 3, the UAI 2008 side-chain model pdb1akg, and 40
 // random tiny models with forbidden entries), protocol stop at 1e-4, at most
-// 20000 iterations, total iterations and unsolved problems:
+// 20000 iterations, total iterations and unsolved problems
+// (TestMeasureSchedules):
 //
-//	PSD cone, paper (mu_min 1e-3, rho 1.005, unbounded)   117736   4 unsolved
-//	PSD cone, paper schedule capped at mu <= 100          102183   3
-//	PSD cone, residual balancing                           68853   3
-//	face, paper schedule                                   35296   0
-//	face, fixed mu = 1                                     10480   0
-//	face, residual balancing (default)                      5403   0
+//	PSD cone, paper (mu_min 1e-3, rho 1.005, unbounded)   135719   5 unsolved
+//	PSD cone, paper schedule capped at mu <= 100          120166   4
+//	PSD cone, residual balancing                           85318   3
+//	face, paper schedule                                   35279   0
+//	face, fixed mu = 1                                     10109   0
+//	face, balancing every 20 iterations by up to 4x         5073   0
+//	face, balancing every 100 by up to 2x (default)         6039   0
 //
 // On the remark example the paper's schedule diverges as the spec warns (mu
 // reaches 1e40 and -<b,y> -1e31 by iteration 20000); the default solves it
-// in 51 iterations. On the 10 x 10 Potts grid with 4 labels (N = 401) the
-// default reaches the 1e-4 protocol in about 4500 iterations, while every
-// PSD-cone schedule is still at a gap of 6e-3 (balancing) to 0.85 (paper)
-// after 4000-5000. At tolerance 1e-6 the default needs 8415 iterations in
-// total on the 44 problems, fixed mu = 1 32910 with one failure. Hence the
-// default: Face, and Balanced, which starts at mu = ||C||_F / sqrt(N) (the
-// ratio of the scales of S' and Xbar) and every 20 iterations multiplies mu
-// by sqrt(pinf/dinf) (clamped to [1/4, 4]) when the primal and the exact
-// dual infeasibility of §8 differ by more than a factor 5. Balancing on the
-// cheap ADMM dual residual mu ||Xbar_k - Xbar_{k-1}||_F instead of the exact
-// dual infeasibility failed on the 3x4 grid (20000 iterations): that
-// residual is a poor proxy here. PaperSettings gives the published method.
+// in 46 iterations. Hence the default: Face, and Balanced, which starts at
+// mu = ||C||_F / sqrt(N) (the ratio of the scales of S' and Xbar) and every
+// 100 iterations multiplies mu by sqrt(pinf/dinf) (clamped to [1/2, 2])
+// when the primal and the exact dual infeasibility of §8 differ by more
+// than a factor 5. Balancing every 20 iterations by up to 4x needs fewer
+// iterations on these small problems, but on larger ones mu oscillates
+// (between 70 and 280 on the frustrated 20 x 20 grid Grids_26) and the run
+// does not converge: SDPAD-LR for 60 s (TestMeasureSchedulesShared) ends at
+// gap 0.90 on Grids_26 and 0.46 on Segmentation_12 with it, solved in 38 s
+// and 21 s with the default; ImageAlignment_12 (gap 0.73 against 0.12 after
+// 60 s) also gains, CSP_11 loses (solved in 53 s, against gap 3e-3 at 60 s).
+// Balancing on the cheap ADMM dual residual mu ||Xbar_k - Xbar_{k-1}||_F
+// instead of the exact dual infeasibility failed on the 3x4 grid (20000
+// iterations): that residual is a poor proxy here. PaperSettings gives the published method.
 //
 // # Stopping and status
 //

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"sdrmap/format/uai"
 	"sdrmap/internal/randmodel"
@@ -70,6 +71,7 @@ func TestMeasureSchedules(t *testing.T) {
 		{"PSD cone, balanced", func(s *Settings) { s.Face = false }},
 		{"face, paper", func(s *Settings) { s.Schedule = Geometric }},
 		{"face, fixed mu = 1", func(s *Settings) { s.Schedule, s.Rho, s.MuMin = Geometric, 1, 1 }},
+		{"face, balanced every 20, x4", func(s *Settings) { s.BalanceEvery, s.BalanceFactor = 20, 4 }},
 		{"face, balanced (default)", func(s *Settings) {}},
 	} {
 		var line strings.Builder
@@ -93,5 +95,47 @@ func TestMeasureSchedules(t *testing.T) {
 			}
 		}
 		t.Logf("%-30s total %6d, unsolved %d; 40 random %d;%s", c.name, total, unsolved, random, line.String())
+	}
+}
+
+// TestMeasureSchedulesShared runs SDPAD-LR for 60 s on shared instances
+// with the default schedule and the earlier one (balancing every 20
+// iterations by up to 4x), for the package doc:
+// SDPAD_MEASURE=1 go test -run MeasureSchedulesShared -v -timeout 1h ./solver/sdpad.
+func TestMeasureSchedulesShared(t *testing.T) {
+	if os.Getenv("SDPAD_MEASURE") == "" {
+		t.Skip("set SDPAD_MEASURE=1 to measure the mu schedules")
+	}
+	dir := refdata.Require(t)
+	for _, file := range []string{
+		"grids/uai2014_Grids_26.uai.xz", "segmentation/uai2014_Segmentation_12.uai.xz",
+		"protein_sidechain/uai2008_pdb1akg.uai.xz", "higher_order/uai2014mar_CSP_11.uai.xz",
+		"image_alignment/uai2014_ImageAlignment_12.uai.xz",
+	} {
+		m, err := uai.ReadModelFile(filepath.Join(dir, "uai", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw, err := m.Pairwise(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := sdr.Build(pw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, every := range []int{20, 0} {
+			s := DefaultSettings()
+			s.TimeLimit = time.Minute
+			if every > 0 {
+				s.BalanceEvery, s.BalanceFactor = every, 4
+			}
+			r, err := SolveLR(context.Background(), p, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s, balance every %d: %v after %d iterations, %.1f s, gap %.2e, pinf %.2e, dinf %.2e, energy bound %.6f",
+				filepath.Base(file), s.BalanceEvery, r.Status, r.Iterations, r.Time.Seconds(), r.Gap, r.PrimalInfeasibility, r.FaceDualInfeasibility, r.EnergyBound)
+		}
 	}
 }
