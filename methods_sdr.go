@@ -107,7 +107,13 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 		r.Rounds += rounds
 		cands = [][]int{x}
 	}
-	best, bestE := polishAll(ctx, p, cands, s.NoPolish)
+	sctx := ctx
+	if s.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithDeadline(ctx, start.Add(s.TimeLimit))
+		defer cancel()
+	}
+	best, bestE := polishAll(sctx, p, cands, r.Bound, s)
 	if ctx.Err() != nil && r.Status != solver.Failed {
 		r.Status = solver.Interrupted
 	}
@@ -122,17 +128,25 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 // that the tree-block search (icm.Trees) polishes further.
 const treeCandidates = 4
 
+// searchStallBudget multiplies the stall limit of the iterated local
+// search when the run has a time limit (which still stops it): a user who
+// gives a budget wants it used.
+const searchStallBudget = 10
+
 // polishAll polishes every candidate by ICM and the best treeCandidates
-// of them by the tree-block search (unless noPolish) and returns the best
-// with its energy.
-func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, noPolish bool) ([]int, float64) {
+// of them by tree-block moves, then runs the iterated local search
+// (icm.Trees.Search, seeded by s.Seed) from the best until it stalls
+// (icm.DefaultMaxStall tries, searchStallBudget times more under a time
+// limit) or ctx is done, unless bound proves that one optimal. It returns the best with
+// its energy; with s.NoPolish, only picks the best.
+func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, bound float64, s *Settings) ([]int, float64) {
 	if len(cands) == 0 {
 		return nil, math.Inf(1)
 	}
 	es := make([]float64, len(cands))
 	local := icm.NewLocal(p)
 	for k, x := range cands {
-		if noPolish {
+		if s.NoPolish {
 			es[k] = p.Energy(x)
 		} else {
 			es[k] = local.Improve(x)
@@ -143,13 +157,21 @@ func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, noPolish b
 		order[k] = k
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
-	if !noPolish && len(cands) > 0 {
-		trees := icm.NewTrees(p)
-		for _, k := range order[:min(treeCandidates, len(order))] {
-			es[k] = trees.ImproveCtx(ctx, cands[k])
-		}
+	if s.NoPolish {
+		return cands[order[0]], es[order[0]]
+	}
+	trees := icm.NewTrees(p)
+	for _, k := range order[:min(treeCandidates, len(order))] {
+		es[k] = trees.ImproveCtx(ctx, cands[k])
 	}
 	best := slices.MinFunc(order, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
+	if es[best]-bound > gapTol*(1+math.Abs(es[best])) {
+		stall := icm.DefaultMaxStall(p.NumVars())
+		if s.TimeLimit > 0 {
+			stall *= searchStallBudget
+		}
+		es[best] = trees.Search(ctx, cands[best], icm.SearchSettings{MaxStall: stall, Seed: s.Seed})
+	}
 	return cands[best], es[best]
 }
 

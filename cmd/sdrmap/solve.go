@@ -68,8 +68,10 @@ Solvers: ` + strings.Join(sdrmap.Solvers(), ", ") + `
   sdpad     the semidefinite relaxation solved by the paper's SDPAD (dense
             eigendecompositions: N up to ~2000), rounded by argmax and
             randomized rounding, polished by ICM and tree-block moves (exact
-            minimization over induced trees given the rest); bound certified
-            (spec §9)
+            minimization over induced trees given the rest), then improved by
+            an iterated local search (random blocks reassigned, tree-block
+            moves) until it stalls; under --time-limit the search may run until
+            the limit; bound certified (spec §9)
   sdpad-lr  the same relaxation solved by SDPAD-LR (the paper's Algorithm 2:
             Xbar = Y Y^T of rank --rank doubling up to --max-rank, top
             eigenpairs by LOBPCG with warm starts; memory O(N r + pattern))
