@@ -20,13 +20,18 @@ func init() {
 	methods["auto"] = solveAuto
 }
 
-// solveAuto runs TRW-S, then, unless its LP bound already proves its
+// autoLPShare is the share of the time limit that auto gives TRW-S.
+const autoLPShare = 0.2
+
+// solveAuto runs TRW-S (for at most autoLPShare of the time limit), then, unless its LP bound already proves its
 // assignment optimal, SDPAD-LR with the time left. The better assignment
 // and the larger of the two certified bounds are kept; status, iterations
 // and SDR figures are those of the SDR when it ran.
 func solveAuto(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
 	start := time.Now()
-	x, err := solveTRWS(ctx, p, s, r)
+	lpSet := *s
+	lpSet.TimeLimit = time.Duration(float64(s.TimeLimit) * autoLPShare)
+	x, err := solveTRWS(ctx, p, &lpSet, r)
 	if err != nil || x == nil {
 		return x, err
 	}

@@ -128,16 +128,17 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 // that the tree-block search (icm.Trees) polishes further.
 const treeCandidates = 4
 
-// searchStallBudget multiplies the stall limit of the iterated local
-// search when the run has a time limit (which still stops it): a user who
-// gives a budget wants it used.
-const searchStallBudget = 10
+// searchRounds is the number of iterated local searches (each until it
+// stalls) when the run has a time limit, which still stops them: a user who
+// gives a budget wants it used. They take the treeCandidates best
+// assignments in turn, each continuing where it stopped.
+const searchRounds = 12
 
 // polishAll polishes every candidate by ICM and the best treeCandidates
 // of them by tree-block moves, then runs the iterated local search
-// (icm.Trees.Search, seeded by s.Seed) from the best until it stalls
-// (icm.DefaultMaxStall tries, searchStallBudget times more under a time
-// limit) or ctx is done, unless bound proves that one optimal. It returns the best with
+// (icm.Trees.Search) from the best until it stalls, or under a time limit
+// searchRounds of them, until ctx is done or bound proves the best
+// optimal. It returns the best with
 // its energy; with s.NoPolish, only picks the best.
 func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, bound float64, s *Settings) ([]int, float64) {
 	if len(cands) == 0 {
@@ -164,15 +165,18 @@ func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, bound floa
 	for _, k := range order[:min(treeCandidates, len(order))] {
 		es[k] = trees.ImproveCtx(ctx, cands[k])
 	}
-	best := slices.MinFunc(order, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
-	if es[best]-bound > gapTol*(1+math.Abs(es[best])) {
-		stall := icm.DefaultMaxStall(p.NumVars())
-		if s.TimeLimit > 0 {
-			stall *= searchStallBudget
-		}
-		es[best] = trees.Search(ctx, cands[best], icm.SearchSettings{MaxStall: stall, Seed: s.Seed})
+	top := order[:min(treeCandidates, len(order))]
+	slices.SortStableFunc(top, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
+	rounds := 1
+	if s.TimeLimit > 0 {
+		rounds = searchRounds
 	}
-	return cands[best], es[best]
+	for k := 0; k < rounds && ctx.Err() == nil && es[top[0]]-bound > gapTol*(1+math.Abs(es[top[0]])); k++ {
+		c := top[k%len(top)]
+		es[c] = trees.Search(ctx, cands[c], icm.SearchSettings{Seed: s.Seed + uint64(k)})
+		slices.SortStableFunc(top, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
+	}
+	return cands[top[0]], es[top[0]]
 }
 
 // sdrSettings maps the pipeline's settings to those of package sdpad.

@@ -46,7 +46,10 @@ func TestRepair(t *testing.T) {
 }
 
 // TestSolvePedigree9: on the shared pedigree, where no solver's rounding
-// or local search finds a feasible assignment, the pipeline returns one.
+// finds a feasible assignment, the pipeline returns one, and the local
+// search on the original model (polish) improves it: below 450, where the
+// feasibility search alone gives 500-800 (about 300 after 5 s here, 290
+// when the search runs until it stalls; optimum 282.997).
 func TestSolvePedigree9(t *testing.T) {
 	dir := refdata.Require(t)
 	m, err := uai.ReadModelFile(filepath.Join(dir, "uai", "higher_order", "tb2_pedigree9.uai.xz"))
@@ -54,12 +57,12 @@ func TestSolvePedigree9(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"icm", "trws"} {
-		res, err := Solve(context.Background(), m, Settings{Solver: name, TimeLimit: 20 * time.Second})
+		res, err := Solve(context.Background(), m, Settings{Solver: name, TimeLimit: 5 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("%s: energy %.6f, bound %.6f, %v", name, res.Energy, res.Bound, res.Time)
-		if res.Energy < 282.997-1e-3 || math.IsInf(res.Energy, 0) || m.Energy(res.Assignment) != res.Energy {
+		if res.Energy < 282.997-1e-3 || res.Energy > 450 || m.Energy(res.Assignment) != res.Energy {
 			t.Fatalf("%s: energy %v (optimum 282.997)", name, res.Energy)
 		}
 	}

@@ -19,8 +19,8 @@ type SearchSettings struct {
 }
 
 // DefaultMaxStall returns the default stall limit of Search on n
-// variables: 20 n + 1000 tries.
-func DefaultMaxStall(n int) int { return 20*n + 1000 }
+// variables: 2 n + 1000 tries.
+func DefaultMaxStall(n int) int { return 2*n + 1000 }
 
 // Search is an iterated local search around Improve: each try gives a
 // connected block of variables (a breadth-first ball around a random
