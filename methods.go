@@ -37,6 +37,9 @@ func solveAuto(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) (
 	}
 	e, lp := p.Energy(x), r.Bound
 	if e-lp <= gapTol*(1+math.Abs(e)) || ctx.Err() != nil {
+		if s.Log != nil && ctx.Err() == nil {
+			fmt.Fprintln(s.Log, "auto: the LP bound proves the TRW-S assignment optimal; no relaxation solved")
+		}
 		return x, nil
 	}
 	sdr := *s

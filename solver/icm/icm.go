@@ -13,6 +13,12 @@
 // used by x, finite part of the energy) therefore decreases
 // lexicographically with every move, so the search terminates, and once it
 // reaches an assignment of finite energy it never leaves the finite ones.
+//
+// Larger moves, in the same order: Trees sets the variables of a whole tree
+// of an induced forest to their exact minimizer given the rest (block
+// coordinate descent, min-sum on the tree), Trees.Search is an iterated
+// local search around it (random connected blocks reassigned, then Trees),
+// and ImproveModel makes single-variable moves on a model of any arity.
 package icm
 
 import (
