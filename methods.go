@@ -23,8 +23,9 @@ func init() {
 // autoLPShare is the share of the time limit that auto gives TRW-S.
 const autoLPShare = 0.2
 
-// solveAuto runs TRW-S (for at most autoLPShare of the time limit), then, unless its LP bound already proves its
-// assignment optimal, SDPAD-LR with the time left. The better assignment
+// solveAuto runs TRW-S (for at most autoLPShare of the time limit), then,
+// unless its LP bound proves its assignment optimal, SDPAD-LR with the
+// time left. The better assignment
 // and the larger of the two certified bounds are kept; status, iterations
 // and SDR figures are those of the SDR when it ran.
 func solveAuto(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
@@ -32,11 +33,14 @@ func solveAuto(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) (
 	lpSet := *s
 	lpSet.TimeLimit = time.Duration(float64(s.TimeLimit) * autoLPShare)
 	x, err := solveTRWS(ctx, p, &lpSet, r)
-	if err != nil || x == nil {
+	if err != nil || r.Status == solver.Infeasible {
 		return x, err
 	}
-	e, lp := p.Energy(x), r.Bound
-	if e-lp <= gapTol*(1+math.Abs(e)) || ctx.Err() != nil {
+	e, lp := math.Inf(1), r.Bound
+	if x != nil {
+		e = p.Energy(x)
+	}
+	if proven(e, lp) || ctx.Err() != nil {
 		if s.Log != nil && ctx.Err() == nil {
 			fmt.Fprintln(s.Log, "auto: the LP bound proves the TRW-S assignment optimal; no relaxation solved")
 		}
@@ -56,7 +60,7 @@ func solveAuto(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) (
 	}
 	r.Bound = max(r.Bound, lp)
 	r.Iterations += iters
-	if y == nil || p.Energy(y) > e {
+	if y == nil || (x != nil && p.Energy(y) > e) {
 		return x, nil
 	}
 	return y, nil

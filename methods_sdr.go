@@ -52,7 +52,9 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 		return nil, err
 	}
 	start := time.Now()
+	relaxLimit := time.Duration(float64(s.TimeLimit) * (1 - searchShare))
 	set := sdrSettings(s, r, prob)
+	set.TimeLimit = relaxLimit
 	run := sdpad.Solve
 	if lowRank {
 		run = sdpad.SolveLR
@@ -88,7 +90,7 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 			set := sdrSettings(s, r, prob)
 			set.Verbose, set.Monitor, set.Start = nil, nil, warm
 			if s.TimeLimit > 0 {
-				set.TimeLimit = s.TimeLimit - time.Since(start)
+				set.TimeLimit = relaxLimit - time.Since(start)
 				if set.TimeLimit <= 0 {
 					r.Status = solver.TimeLimit
 					return nil, nil
@@ -127,6 +129,10 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 // treeCandidates is the number of rounded assignments, the best after ICM,
 // that the tree-block search (icm.Trees) polishes further.
 const treeCandidates = 4
+
+// searchShare is the share of the time limit kept for rounding and the
+// local search after the relaxations (which get the rest).
+const searchShare = 0.2
 
 // searchRounds is the number of iterated local searches (each until it
 // stalls) when the run has a time limit, which still stops them: a user who
@@ -171,7 +177,7 @@ func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, bound floa
 	if s.TimeLimit > 0 {
 		rounds = searchRounds
 	}
-	for k := 0; k < rounds && ctx.Err() == nil && es[top[0]]-bound > gapTol*(1+math.Abs(es[top[0]])); k++ {
+	for k := 0; k < rounds && ctx.Err() == nil && !proven(es[top[0]], bound); k++ {
 		c := top[k%len(top)]
 		es[c] = trees.Search(ctx, cands[c], icm.SearchSettings{Seed: s.Seed + uint64(k)})
 		slices.SortStableFunc(top, func(a, b int) int { return cmp.Compare(es[a], es[b]) })

@@ -95,6 +95,11 @@ const (
 // counts as proven optimal, and a bound above the energy as rounding.
 const gapTol = 1e-9
 
+// proven reports whether bound proves an assignment of energy e optimal.
+func proven(e, bound float64) bool {
+	return !math.IsInf(e, 0) && e-bound <= gapTol*(1+math.Abs(e))
+}
+
 // DefaultSolver is used when Settings.Solver is empty: auto, TRW-S and
 // then, unless its LP bound proves its assignment optimal, the SDR by
 // SDPAD-LR (which reaches the optimum of the dense SDPAD on the test
@@ -250,7 +255,7 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 			return nil, err
 		}
 	}
-	if (converted || repaired) && !s.NoPolish && !math.IsInf(r.Energy, 1) {
+	if (converted || repaired) && !s.NoPolish && !math.IsInf(r.Energy, 1) && !proven(r.Energy, r.Bound) {
 		// The solver polished on p; the original model has moves (and a
 		// repaired assignment needs them) that p does not show.
 		r.Energy = polish(pctx, m, p, clamp, back, forth, r.Assignment, s.Seed)
