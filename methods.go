@@ -25,9 +25,9 @@ const autoLPShare = 0.2
 
 // solveAuto runs TRW-S (for at most autoLPShare of the time limit), then,
 // unless its LP bound proves its assignment optimal, SDPAD-LR with the
-// time left. The better assignment
-// and the larger of the two certified bounds are kept; status, iterations
-// and SDR figures are those of the SDR when it ran.
+// time left. The better assignment and the larger of the two certified
+// bounds are kept; status and SDR figures are those of the SDR when it
+// ran, iterations the sum of both.
 func solveAuto(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
 	start := time.Now()
 	lpSet := *s
@@ -46,15 +46,15 @@ func solveAuto(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) (
 		}
 		return x, nil
 	}
-	sdr := *s
+	rest := *s
 	if s.TimeLimit > 0 {
-		if sdr.TimeLimit = s.TimeLimit - time.Since(start); sdr.TimeLimit <= 0 {
+		if rest.TimeLimit = s.TimeLimit - time.Since(start); rest.TimeLimit <= 0 {
 			r.Status = solver.TimeLimit
 			return x, nil
 		}
 	}
 	iters := r.Iterations
-	y, err := solveSDR(ctx, p, &sdr, r, true)
+	y, err := solveSDR(ctx, p, &rest, r, true)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,8 @@ func init() {
 // argmax and randomized rounding from a factor of Xbar (rounding.Sample),
 // with Settings.Rounding "iterative" the paper's iterative rounding (spec
 // §7, iterativeRound). Unless Settings.NoPolish, the candidates are
-// polished (polishAll); the best is kept. The bound is the certified energy bound
+// polished (polishAll); the best is kept. The relaxations get 1 -
+// searchShare of the time limit. The bound is the certified energy bound
 // (spec §9) of the first relaxation, the only one over the whole model.
 func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lowRank bool) ([]int, error) {
 	if s.Rounding != "" && s.Rounding != RoundSample && s.Rounding != RoundIterative {
@@ -144,8 +145,8 @@ const searchRounds = 12
 // of them by tree-block moves, then runs the iterated local search
 // (icm.Trees.Search) from the best until it stalls, or under a time limit
 // searchRounds of them, until ctx is done or bound proves the best
-// optimal. It returns the best with
-// its energy; with s.NoPolish, only picks the best.
+// optimal. It returns the best with its energy; with s.NoPolish, it only
+// picks the best.
 func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, bound float64, s *Settings) ([]int, float64) {
 	if len(cands) == 0 {
 		return nil, math.Inf(1)
@@ -168,10 +169,10 @@ func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, bound floa
 		return cands[order[0]], es[order[0]]
 	}
 	trees := icm.NewTrees(p)
-	for _, k := range order[:min(treeCandidates, len(order))] {
+	top := order[:min(treeCandidates, len(order))]
+	for _, k := range top {
 		es[k] = trees.ImproveCtx(ctx, cands[k])
 	}
-	top := order[:min(treeCandidates, len(order))]
 	slices.SortStableFunc(top, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
 	rounds := 1
 	if s.TimeLimit > 0 {

@@ -104,8 +104,9 @@ func proven(e, bound float64) bool {
 // then, unless its LP bound proves its assignment optimal, the SDR by
 // SDPAD-LR (which reaches the optimum of the dense SDPAD on the test
 // problems, solver/sdpad TestLRMatchesDense, at a fraction of its memory).
-// On the shared instances it is never worse than either alone and proves
-// GeomSurf-7 and Segmentation_11 optimal in under a second (BENCHMARKS.md).
+// On the shared instances it proves six of them (GeomSurf-7 and
+// Segmentation_11 among them) optimal in under a second and otherwise
+// matches the better of TRW-S and SDPAD-LR but on pedigree9 (BENCHMARKS.md).
 const DefaultSolver = "auto"
 
 // method solves the pairwise view p; it returns an assignment of p's
