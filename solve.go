@@ -130,7 +130,7 @@ func Solvers() []string {
 // solver when higher-order factors were converted: the conversion's
 // consistency constraints leave the solvers' assignments infeasible or
 // poor more often than not (tb2_pedigree9).
-const polishShare = 0.2
+const polishShare = 0.5
 
 // repairGrace is the time the feasibility search gets when the solver
 // used up the time limit: an answer of infinite energy is no answer.
@@ -165,16 +165,17 @@ func repair(ctx context.Context, m *model.Model, clamp []int, s *Settings, start
 // polish alternates single-variable moves on the original model m
 // (icm.ImproveModel) and tree-block moves on its pairwise view p (icm.Trees,
 // reached through forth and back) until neither lowers the energy of x,
-// then runs the iterated local search (icm.Trees.Search) once and the
-// single-variable moves again. x, a full assignment of m of finite energy,
+// then runs the iterated local search (icm.Trees.Search), each time until
+// it stalls, rounds times, each followed by the single-variable moves. x, a full assignment of m of finite energy,
 // is changed in place; polish returns m.Energy(x).
-func polish(ctx context.Context, m *model.Model, p *model.Pairwise, clamp []int, back, forth func([]int) []int, x []int, seed uint64) float64 {
+func polish(ctx context.Context, m *model.Model, p *model.Pairwise, clamp []int, back, forth func([]int) []int, x []int, seed uint64, rounds int) float64 {
 	e := icm.ImproveModel(m, x, clamp)
 	trees := icm.NewTrees(p)
 	step := func(search bool) bool {
 		y := p.Restrict(forth(x))
 		if search {
 			trees.Search(ctx, y, icm.SearchSettings{Seed: seed})
+			seed++
 		} else {
 			trees.ImproveCtx(ctx, y)
 		}
@@ -189,7 +190,7 @@ func polish(ctx context.Context, m *model.Model, p *model.Pairwise, clamp []int,
 	}
 	for ctx.Err() == nil && step(false) {
 	}
-	if ctx.Err() == nil {
+	for k := 0; k < rounds && ctx.Err() == nil; k++ {
 		step(true)
 	}
 	return e
@@ -259,7 +260,11 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if (converted || repaired) && !s.NoPolish && !math.IsInf(r.Energy, 1) && !proven(r.Energy, r.Bound) {
 		// The solver polished on p; the original model has moves (and a
 		// repaired assignment needs them) that p does not show.
-		r.Energy = polish(pctx, m, p, clamp, back, forth, r.Assignment, s.Seed)
+		rounds := 1
+		if s.TimeLimit > 0 {
+			rounds = searchRounds
+		}
+		r.Energy = polish(pctx, m, p, clamp, back, forth, r.Assignment, s.Seed, rounds)
 	}
 	r.Log10 = model.Log10(r.Energy)
 	if r.Bound > r.Energy {
