@@ -3,6 +3,7 @@ package sdr
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -84,7 +85,7 @@ func TestTransfer(t *testing.T) {
 			}
 		}
 		if len(ev) == 0 {
-			if !mat.Equal(cf, f) || !equal(cy, y) || !equal(cz, z) {
+			if !mat.Equal(cf, f) || !slices.Equal(cy, y) || !slices.Equal(cz, z) {
 				t.Fatalf("trial %d: Transfer without evidence is not the identity", trial)
 			}
 		}
@@ -93,16 +94,4 @@ func TestTransfer(t *testing.T) {
 	if checked < 200 {
 		t.Fatalf("only %d cases checked", checked)
 	}
-}
-
-func equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -37,7 +37,6 @@ func (t *Trees) Search(ctx context.Context, x []int, s SearchSettings) float64 {
 	if stall <= 0 {
 		stall = DefaultMaxStall(n)
 	}
-	adj := t.p.Adjacency()
 	rng := rand.New(rand.NewPCG(s.Seed, 0x11e5))
 	y := make([]int, n)
 	ball := make([]int, 0, MaxBlock)
@@ -46,7 +45,7 @@ func (t *Trees) Search(ctx context.Context, x []int, s SearchSettings) float64 {
 	c, w := t.pair(x)
 	for try, since := 1, 0; since < stall && ctx.Err() == nil && n > 0; try++ {
 		copy(y, x)
-		ball = growBall(ball[:0], adj, mark, rng.IntN(n), 1+rng.IntN(min(n, MaxBlock)), try)
+		ball = growBall(ball[:0], t.adj, mark, rng.IntN(n), 1+rng.IntN(min(n, MaxBlock)), try)
 		for _, v := range ball {
 			y[v] = rng.IntN(t.p.Card[v])
 		}

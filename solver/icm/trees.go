@@ -44,6 +44,7 @@ type Trees struct {
 	MaxSweeps int
 
 	p       *model.Pairwise
+	adj     [][]model.Neighbor
 	local   *Local
 	forests []forest
 
@@ -85,7 +86,7 @@ type forest struct {
 func NewTrees(p *model.Pairwise) *Trees {
 	n := p.NumVars()
 	adj := p.Adjacency()
-	t := &Trees{p: p, local: NewLocal(p), xr: make([]int, n)}
+	t := &Trees{p: p, adj: adj, local: NewLocal(p), xr: make([]int, n)}
 
 	covered := make([]bool, len(p.Edges))
 	left := len(p.Edges)

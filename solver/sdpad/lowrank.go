@@ -175,11 +175,7 @@ func (lr *lowRank) project(slack *sdr.Sym, mu, acc float64, x *sdr.Sym) (float64
 			zr.Data[i*zr.Stride+j] *= f
 		}
 	}
-	if lr.face != nil {
-		lr.face.Lift(lr.y, lr.z)
-	} else {
-		lr.y.Copy(lr.z)
-	}
+	lr.lift()
 	x.PatternOf(lr.y)
 	return factorDiff(lr.z, lr.zp), true
 }
@@ -209,12 +205,17 @@ func (lr *lowRank) start(f *mat.Dense, x *sdr.Sym) {
 		}
 	}
 	lr.zp.Copy(lr.z)
+	lr.lift()
+	x.PatternOf(lr.y)
+}
+
+// lift sets Y = U Z (Y = Z on the PSD cone).
+func (lr *lowRank) lift() {
 	if lr.face != nil {
 		lr.face.Lift(lr.y, lr.z)
 	} else {
 		lr.y.Copy(lr.z)
 	}
-	x.PatternOf(lr.y)
 }
 
 // factorDiff returns ||A A^T - B B^T||_F from r x r Gram products:

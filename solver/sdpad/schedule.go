@@ -20,11 +20,17 @@ func (st *state) adapt(k int) {
 			return
 		}
 		if r := rp / rd; r > s.BalanceRatio || r < 1/s.BalanceRatio {
-			st.mu *= min(s.BalanceFactor, max(1/s.BalanceFactor, math.Sqrt(r)))
-			st.mu = max(st.mu, s.MuMin)
-			if s.MuMax > 0 {
-				st.mu = min(st.mu, s.MuMax)
-			}
+			st.mu = s.clampMu(st.mu * min(s.BalanceFactor, max(1/s.BalanceFactor, math.Sqrt(r))))
 		}
 	}
+}
+
+// clampMu returns mu limited to [MuMin, MuMax] (no upper limit when MuMax
+// is 0).
+func (s *Settings) clampMu(mu float64) float64 {
+	mu = max(mu, s.MuMin)
+	if s.MuMax > 0 {
+		mu = min(mu, s.MuMax)
+	}
+	return mu
 }

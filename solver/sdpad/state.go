@@ -96,10 +96,7 @@ func newState(prob *sdr.Problem, s Settings, pr primal) *state {
 			st.z[k] = max(v, 0)
 		}
 		if w.Mu > 0 {
-			st.mu = max(w.Mu, s.MuMin)
-			if s.MuMax > 0 {
-				st.mu = min(st.mu, s.MuMax)
-			}
+			st.mu = s.clampMu(w.Mu)
 		}
 		pr.start(w.Factor, st.xp1)
 		st.xp2.CopyFrom(st.xp1)
