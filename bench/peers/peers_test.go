@@ -307,7 +307,9 @@ func TestTimeouts(t *testing.T) {
 		require(t, "toulbar2")
 		m := hardModel()
 		file := writeModel(t, t.TempDir(), m)
-		r, err := peers.Toulbar2(context.Background(), file, time.Second, false)
+		// 3 s: with 1 s, under the load of the parallel package tests
+		// toulbar2 was once stopped before it printed its first bound.
+		r, err := peers.Toulbar2(context.Background(), file, 3*time.Second, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -315,8 +317,8 @@ func TestTimeouts(t *testing.T) {
 		if r.Status != peers.StatusTimeLimit || r.Optimal {
 			t.Fatalf("status %s (%s)\n%s", r.Status, r.Reason, r.Output)
 		}
-		if r.Time > 4*time.Second {
-			t.Fatalf("wall %v for a 1 s limit", r.Time)
+		if r.Time > 8*time.Second {
+			t.Fatalf("wall %v for a 3 s limit", r.Time)
 		}
 		if r.Assignment == nil || math.Abs(r.Energy-m.Energy(r.Assignment)) > 1e-9 || !(r.Bound < r.Energy) {
 			t.Fatalf("assignment %v, energy %v, bound %v", r.Assignment != nil, r.Energy, r.Bound)
