@@ -111,46 +111,58 @@ func (s *Sym) mulRange(v0, v1 int, acc []float64) {
 		acc = d.Data[:k]
 	}
 	x0 := x.Data[:k]
+	xs, ds := x.Stride, d.Stride
 	for i := v0; i < v1; i++ {
 		m, o := p.Card[i], p.Offset[i]
-		dg := s.Diag[i]
 		for a := range m {
 			r := o + a
-			out := d.Data[r*d.Stride : r*d.Stride+k]
-			xa := x.Data[r*x.Stride : r*x.Stride+k]
+			out := d.Data[r*ds : r*ds+k]
+			xa := x.Data[r*xs : r*xs+k]
 			v := s.Row0[r]
 			for c := range out {
 				out[c] = v * x0[c]
 				acc[c] += v * xa[c]
 			}
-			for b, w := range dg[a*m : (a+1)*m] {
-				if w != 0 {
-					axpyRow(w, x.Data[(o+b)*x.Stride:(o+b)*x.Stride+k], out)
-				}
-			}
 		}
+		blockMul(s.Diag[i], m, 1, m, m, x.Data[o*xs:], xs, d.Data[o*ds:], ds, k)
 		for _, in := range p.adj[i] {
 			ed := &p.Edges[in.edge]
 			blk := s.Edge[in.edge]
 			oi, oj, mi, mj := p.Offset[ed.I], p.Offset[ed.J], p.Card[ed.I], p.Card[ed.J]
 			if in.first {
-				for a := range mi {
-					out := d.Data[(oi+a)*d.Stride : (oi+a)*d.Stride+k]
-					for b, w := range blk[a*mj : (a+1)*mj] {
-						if w != 0 {
-							axpyRow(w, x.Data[(oj+b)*x.Stride:(oj+b)*x.Stride+k], out)
-						}
-					}
-				}
+				blockMul(blk, mj, 1, mi, mj, x.Data[oj*xs:], xs, d.Data[oi*ds:], ds, k)
 			} else {
-				for a := range mi {
-					xa := x.Data[(oi+a)*x.Stride : (oi+a)*x.Stride+k]
-					for b, w := range blk[a*mj : (a+1)*mj] {
-						if w != 0 {
-							axpyRow(w, xa, d.Data[(oj+b)*d.Stride:(oj+b)*d.Stride+k])
-						}
-					}
-				}
+				blockMul(blk, 1, mj, mj, mi, x.Data[oi*xs:], xs, d.Data[oj*ds:], ds, k)
+			}
+		}
+	}
+}
+
+// blockMul adds W x to the nOut rows of out (row stride os), for the nIn
+// rows of x (stride xs) and w(r, c) = blk[r*rs + c*cs]; k columns. Four
+// rows of x at a time, so each output entry is loaded and stored once per
+// four products; groups of four zero weights are skipped.
+func blockMul(blk []float64, rs, cs, nOut, nIn int, x []float64, xs int, out []float64, os, k int) {
+	for r := range nOut {
+		o := out[r*os : r*os+k]
+		w := blk[r*rs:]
+		c := 0
+		for ; c+4 <= nIn; c += 4 {
+			w0, w1, w2, w3 := w[c*cs], w[(c+1)*cs], w[(c+2)*cs], w[(c+3)*cs]
+			if w0 == 0 && w1 == 0 && w2 == 0 && w3 == 0 {
+				continue
+			}
+			x0 := x[c*xs : c*xs+k][:len(o)]
+			x1 := x[(c+1)*xs : (c+1)*xs+k][:len(o)]
+			x2 := x[(c+2)*xs : (c+2)*xs+k][:len(o)]
+			x3 := x[(c+3)*xs : (c+3)*xs+k][:len(o)]
+			for j := range o {
+				o[j] += w0*x0[j] + w1*x1[j] + w2*x2[j] + w3*x3[j]
+			}
+		}
+		for ; c < nIn; c++ {
+			if wc := w[c*cs]; wc != 0 {
+				axpyRow(wc, x[c*xs:c*xs+k], o)
 			}
 		}
 	}

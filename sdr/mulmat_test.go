@@ -1,11 +1,13 @@
 package sdr
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"sdrmap/gen"
 	"sdrmap/internal/randmodel"
 )
 
@@ -128,6 +130,32 @@ func BenchmarkMulMat(b *testing.B) {
 	for _, k := range []int{1, 8} {
 		x, dst := randDense(r, p.N(), k), mat.NewDense(p.N(), k, nil)
 		b.Run("k="+string(rune('0'+k)), func(b *testing.B) {
+			for b.Loop() {
+				s.MulMat(dst, x)
+			}
+		})
+	}
+}
+
+// BenchmarkMulMatOrient times MulMat on the paper's ORIENT size (n = 1000,
+// 16 labels, degree 50: N = 16,001, 25,000 dense 16 x 16 edge blocks) for
+// the block widths LOBPCG uses at ranks 4 to 32.
+func BenchmarkMulMatOrient(b *testing.B) {
+	r := rand.New(rand.NewPCG(13, 14))
+	m, _ := gen.Orient(1000, 16, 50, 0.1, 1)
+	pw, err := m.Pairwise(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := Build(pw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := NewSym(p)
+	p.DualSlack(s, randVec(r, p.Y.Len), randVec(r, p.NumZ))
+	for _, k := range []int{1, 4, 12, 32, 96} {
+		x, dst := randDense(r, p.N(), k), mat.NewDense(p.N(), k, nil)
+		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
 			for b.Loop() {
 				s.MulMat(dst, x)
 			}
