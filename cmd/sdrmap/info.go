@@ -35,9 +35,11 @@ With --evid, it also reports the free variables left by the evidence.`,
 				Evidence      int    `json:"evidence,omitempty"`
 				FreeVariables *int   `json:"free_variables,omitempty"`
 				Note          string `json:"pairwise_note,omitempty"`
+				// ShiftInvariant: E(x + 1 mod m) = E(x) (model.ShiftInvariant).
+				ShiftInvariant bool `json:"shift_invariant"`
 				// Sizes after the exact conversion of higher-order factors.
 				Converted *higherorder.Stats `json:"converted,omitempty"`
-			}{File: args[0], Stats: st, Evidence: len(ev)}
+			}{File: args[0], Stats: st, Evidence: len(ev), ShiftInvariant: m.ShiftInvariant()}
 			if st.MaxArity > 2 {
 				_, mp, err := higherorder.Convert(m, higherorder.Settings{})
 				if err != nil {
@@ -71,6 +73,9 @@ With --evid, it also reports the free variables left by the evidence.`,
 			fmt.Fprintf(w, "edges              %d\n", st.Edges)
 			fmt.Fprintf(w, "forbidden entries  %d\n", st.ForbiddenEntries)
 			fmt.Fprintf(w, "sdr dimension      %d\n", st.SDRDimension)
+			if out.ShiftInvariant {
+				fmt.Fprintf(w, "shift invariant    yes: E(x + 1 mod %d) = E(x); solve fixes variable %d to state 0 without evidence\n", st.MaxCardinality, m.SymmetryBreak())
+			}
 			if ev != nil {
 				fmt.Fprintf(w, "evidence           %d observed\n", len(ev))
 				if out.FreeVariables != nil {

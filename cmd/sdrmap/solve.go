@@ -90,6 +90,14 @@ without an assignment of finite energy, a backtracking search on the
 forbidden entries (solver/feasible) looks for one, for at least 1 s even
 past --time-limit.
 
+A model without evidence whose energy does not change when every variable
+advances its state by one modulo the common cardinality (every table a
+function of state differences: Z_m synchronization such as ORIENT, Potts
+without unary terms) has its optima in orbits of that shift; the variable
+in most factors is then fixed to state 0, which loses no optimum and gives
+the relaxation a unique solution instead of a mixture (sdrmap info says
+"shift invariant"; --keep-symmetry turns this off).
+
 --time-limit and Ctrl-C end the run with the best assignment found so far,
 which is still printed and written to -o.`,
 		Args: cobra.ExactArgs(1),
@@ -155,6 +163,7 @@ which is still printed and written to -o.`,
 	f.Float64Var(&timeLimit, "time-limit", 0, "stop after this many seconds with the best assignment so far (0: none)")
 	f.Uint64Var(&s.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
 	f.BoolVar(&s.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
+	f.BoolVar(&s.KeepSymmetry, "keep-symmetry", false, "solve a shift-invariant model as it is instead of fixing one variable to state 0")
 	f.StringVar(&s.Rounding, "rounding", sdrmap.RoundSample, "sdpad, sdpad-lr: sample (argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
 	f.BoolVar(&s.NoPolish, "no-polish", false, "keep the solvers' assignments as they are: no ICM or tree-block moves after sdpad, sdpad-lr, trws, a conversion or a repair")
 	f.IntVar(&s.Rank, "rank", 0, "sdpad-lr: initial rank of Xbar = Y Y^T (0: 4)")
