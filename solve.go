@@ -111,7 +111,7 @@ func proven(e, bound float64) bool {
 // On the shared instances it proves six of them (GeomSurf-7 and
 // Segmentation_11 among them) optimal in under a second and otherwise
 // matches the better of TRW-S and SDPAD-LR; on pedigree9 it and TRW-S end
-// within 283-291 of the optimum 282.997, by seed (BENCHMARKS.md).
+// at 283-291 (optimum 282.997), depending on the seed (BENCHMARKS.md).
 const DefaultSolver = "auto"
 
 // method solves the pairwise view p; it returns an assignment of p's
