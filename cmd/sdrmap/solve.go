@@ -94,9 +94,9 @@ A model without evidence whose energy does not change when every variable
 advances its state by one modulo the common cardinality (every table a
 function of state differences: Z_m synchronization such as ORIENT, Potts
 without unary terms) has its optima in orbits of that shift; the variable
-in most factors is then fixed to state 0, which loses no optimum and gives
-the relaxation a unique solution instead of a mixture (sdrmap info says
-"shift invariant"; --keep-symmetry turns this off).
+in most factors is then fixed to state 0, which loses no optimum and keeps
+the relaxation from averaging the m shifted copies of each solution
+(sdrmap info says "shift invariant"; --keep-symmetry turns this off).
 
 --time-limit and Ctrl-C end the run with the best assignment found so far,
 which is still printed and written to -o.`,
