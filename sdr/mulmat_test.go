@@ -9,6 +9,7 @@ import (
 
 	"sdrmap/gen"
 	"sdrmap/internal/randmodel"
+	"sdrmap/model"
 )
 
 // randSym fills s with random values on its pattern (diagonal blocks kept
@@ -115,34 +116,20 @@ func TestMulMatAllocs(t *testing.T) {
 func BenchmarkMulMat(b *testing.B) {
 	r := rand.New(rand.NewPCG(11, 12))
 	// A 300 x 300 grid with 4 labels: N = 360,001.
-	const side, labels = 300, 4
-	m := gridModel(r, side, labels)
-	pw, err := m.Pairwise(nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := Build(pw)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := NewSym(p)
-	p.DualSlack(s, randVec(r, p.Y.Len), randVec(r, p.NumZ))
-	for _, k := range []int{1, 8} {
-		x, dst := randDense(r, p.N(), k), mat.NewDense(p.N(), k, nil)
-		b.Run("k="+string(rune('0'+k)), func(b *testing.B) {
-			for b.Loop() {
-				s.MulMat(dst, x)
-			}
-		})
-	}
+	benchMulMat(b, r, gridModel(r, 300, 4), []int{1, 8})
 }
 
 // BenchmarkMulMatOrient times MulMat on the paper's ORIENT size (n = 1000,
 // 16 labels, degree 50: N = 16,001, 25,000 dense 16 x 16 edge blocks) for
 // the block widths LOBPCG uses at ranks 4 to 32.
 func BenchmarkMulMatOrient(b *testing.B) {
-	r := rand.New(rand.NewPCG(13, 14))
 	m, _ := gen.Orient(1000, 16, 50, 0.1, 1)
+	benchMulMat(b, rand.New(rand.NewPCG(13, 14)), m, []int{1, 4, 12, 32, 96})
+}
+
+// benchMulMat times MulMat with a random dual slack of m's relaxation on
+// blocks of each width in widths.
+func benchMulMat(b *testing.B, r *rand.Rand, m *model.Model, widths []int) {
 	pw, err := m.Pairwise(nil)
 	if err != nil {
 		b.Fatal(err)
@@ -153,7 +140,7 @@ func BenchmarkMulMatOrient(b *testing.B) {
 	}
 	s := NewSym(p)
 	p.DualSlack(s, randVec(r, p.Y.Len), randVec(r, p.NumZ))
-	for _, k := range []int{1, 4, 12, 32, 96} {
+	for _, k := range widths {
 		x, dst := randDense(r, p.N(), k), mat.NewDense(p.N(), k, nil)
 		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
 			for b.Loop() {
