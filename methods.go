@@ -24,10 +24,14 @@ func init() {
 const autoLPShare = 0.2
 
 // solveAuto runs TRW-S (for at most autoLPShare of the time limit), then,
-// unless its LP bound proves its assignment optimal, SDPAD-LR with the
-// time left. The better assignment and the larger of the two certified
-// bounds are kept; status and SDR figures are those of the SDR when it
-// ran, iterations the sum of both.
+// unless its LP bound proves its assignment optimal or the model was
+// converted from higher order, SDPAD-LR with the time left. The better
+// assignment and the larger of the two certified bounds are kept; status
+// and SDR figures are those of the SDR when it ran, iterations the sum of
+// both. On a converted model the relaxation's time goes to the search
+// after the solver instead: there the SDR's bound stayed far below the LP
+// bound (tb2_pedigree9: -2848 against 270.0 after 24 s) and its roundings
+// were worse starts for the search than TRW-S's (BENCHMARKS.md).
 func solveAuto(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
 	start := time.Now()
 	lpSet := *s
@@ -40,9 +44,13 @@ func solveAuto(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) (
 	if x != nil {
 		e = p.Energy(x)
 	}
-	if proven(e, lp) || ctx.Err() != nil {
+	if proven(e, lp) || s.converted || ctx.Err() != nil {
 		if s.Log != nil && ctx.Err() == nil {
-			fmt.Fprintln(s.Log, "auto: the LP bound proves the TRW-S assignment optimal; no relaxation solved")
+			why := "the LP bound proves the TRW-S assignment optimal"
+			if s.converted {
+				why = "the model was converted from higher order"
+			}
+			fmt.Fprintf(s.Log, "auto: %s; no relaxation solved\n", why)
 		}
 		return x, nil
 	}

@@ -63,8 +63,9 @@ Solvers: ` + strings.Join(sdrmap.Solvers(), ", ") + `
   exact     depth-first branch and bound; proves optimality, for small models
             (refuses more than --max-states joint states)
   auto      trws, then sdpad-lr with the time left unless the LP bound already
-            proves the trws assignment optimal; the better assignment and the
-            larger bound are kept
+            proves the trws assignment optimal or the model was converted
+            from higher order (below); the better assignment and the larger
+            bound are kept
   sdpad     the semidefinite relaxation solved by the paper's SDPAD (dense
             eigendecompositions: N up to ~2000), rounded by argmax and
             randomized rounding, polished by ICM and tree-block moves (exact
@@ -88,7 +89,12 @@ variables over their allowed joint configurations; see sdrmap info); the
 energy reported is always that of the original model. When a solver ends
 without an assignment of finite energy, a backtracking search on the
 forbidden entries (solver/feasible) looks for one, for at least 1 s even
-past --time-limit.
+past --time-limit. After a conversion or such a repair, the assignment is
+improved on the original model by ICM, tree-block moves and a
+large-neighbourhood search (solver/lns: connected blocks of up to 60
+variables re-optimized exactly by branch and bound); with --time-limit the
+solver gets half of the time and the search runs until the limit or until
+the bound proves the assignment optimal, without one until it stalls.
 
 A model without evidence whose energy does not change when every variable
 advances its state by one modulo the common cardinality (every table a
@@ -165,7 +171,7 @@ which is still printed and written to -o.`,
 	f.BoolVar(&s.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
 	f.BoolVar(&s.KeepSymmetry, "keep-symmetry", false, "solve a shift-invariant model as it is instead of fixing one variable to state 0")
 	f.StringVar(&s.Rounding, "rounding", sdrmap.RoundSample, "sdpad, sdpad-lr: sample (argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
-	f.BoolVar(&s.NoPolish, "no-polish", false, "keep the solvers' assignments as they are: no ICM or tree-block moves after sdpad, sdpad-lr, trws, a conversion or a repair")
+	f.BoolVar(&s.NoPolish, "no-polish", false, "keep the solvers' assignments as they are: no ICM, tree-block moves or large-neighbourhood search after sdpad, sdpad-lr, trws, a conversion or a repair")
 	f.IntVar(&s.Rank, "rank", 0, "sdpad-lr: initial rank of Xbar = Y Y^T (0: 4)")
 	f.IntVar(&s.MaxRank, "max-rank", 0, "sdpad-lr: largest rank (0: 32)")
 	f.Float64Var(&s.Tol, "tol", 0, "sdpad, sdpad-lr: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")

@@ -42,9 +42,12 @@
 // A move costs time linear in the tables of the block's factors plus the
 // search; a recombination is linear in the model.
 //
-// Status: not yet called by sdrmap.Solve. Its defaults were tuned on
-// tb2_pedigree9 alone (TestMeasure, LNS_MEASURE=1), where it reached the
-// optimum 282.997 in 8 of 9 seeds within 60 s on one core.
+// sdrmap.Solve runs it on the original model after a conversion from higher
+// order or a feasibility repair. Its defaults were tuned on tb2_pedigree9
+// alone (TestMeasure, LNS_MEASURE=1), where it reached the optimum 282.997
+// in 8 of 9 seeds within 60 s on one core. A block search checks the time
+// limit every stopEvery+1 nodes: one search on a dense model can take
+// seconds.
 package lns
 
 import (
@@ -71,6 +74,7 @@ const (
 	roundMoves   = 1000   // moves of each search between recombinations
 	restartAfter = 30_000 // moves without a new best of a search before it restarts
 	maxExtRatio  = 64     // largest size of a bound table relative to its sub-table
+	stopEvery    = 255    // a block search checks the time limit when nodes&stopEvery == 0
 )
 
 // Settings controls Improve. The zero value is usable.
@@ -122,14 +126,19 @@ func Improve(ctx context.Context, m *model.Model, x []int, clamp []int, s Settin
 	if pop <= 0 {
 		pop = DefaultPopulation
 	}
+	stop := func() bool {
+		return ctx.Err() != nil || !deadline.IsZero() && time.Now().After(deadline)
+	}
 	x0 := append([]int(nil), x...)
 	elite := newBlocker(m, x, clamp, s, 0, nil) // recombines into x
 	if len(elite.free) == 0 {
 		return e0
 	}
+	elite.stop = stop
 	var ss []*search
 	for i := range pop {
 		b := newBlocker(m, append([]int(nil), x...), clamp, s, uint64(i)+1, elite)
+		b.stop = stop
 		ss = append(ss, &search{b: b, energy: e0, best: e0, k: min(DefaultMinBlock, b.maxBlock)})
 	}
 	bestE := e0
@@ -151,7 +160,7 @@ loop:
 				if maxStall >= 0 && stall >= maxStall {
 					break loop
 				}
-				if moves&15 == 0 && (ctx.Err() != nil || !deadline.IsZero() && time.Now().After(deadline)) {
+				if stop() {
 					break loop
 				}
 				moves++
@@ -222,6 +231,7 @@ type blocker struct {
 	rng      *rand.Rand
 	maxBlock int
 	maxNodes int
+	stop     func() bool // ends block searches early (with the best found) when true; nil: never
 
 	byVar  [][]int32 // factors of each variable
 	stride [][]int   // per factor and scope position: the table stride
@@ -825,7 +835,7 @@ func (b *blocker) search(thr float64, first bool) bool {
 				b.assign(fr.p, a, -1)
 			}
 		}
-		if nodes >= b.maxNodes {
+		if nodes >= b.maxNodes || nodes&stopEvery == 0 && b.stop != nil && b.stop() {
 			break
 		}
 	}

@@ -316,6 +316,15 @@ func TestStops(t *testing.T) {
 	if el := time.Since(start); el > 2*time.Second {
 		t.Fatalf("time limit of 50ms took %v", el)
 	}
+	// A dense model without a node limit to speak of: one block search
+	// alone would take far longer than the limit, which it must still keep.
+	m = randmodel.New(r, randmodel.Options{Vars: 60, MaxCard: 12, MinCard2: true, Factors: 2000, MaxArity: 2})
+	x = make([]int, m.NumVars())
+	start = time.Now()
+	Improve(context.Background(), m, x, nil, Settings{MaxStall: -1, MaxNodes: 1 << 40, TimeLimit: 50 * time.Millisecond})
+	if el := time.Since(start); el > 2*time.Second {
+		t.Fatalf("time limit of 50ms on a dense model took %v", el)
+	}
 }
 
 // TestMeasure runs the shared pedigree instance (set LNS_MEASURE=1; run with
