@@ -1,9 +1,11 @@
 package sdrmap
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -50,7 +52,9 @@ func TestRepair(t *testing.T) {
 // the original model improves it to below 295 (optimum 282.997): the
 // feasibility search alone gives 500-800, and with ICM and tree-block moves
 // but without the large-neighbourhood search it was about 300 after 5 s.
-// auto solves no relaxation of the converted model.
+// auto solves no relaxation of the converted model, and its progress
+// reports from the search have non-increasing energies, none below the
+// result.
 func TestSolvePedigree9(t *testing.T) {
 	dir := refdata.Require(t)
 	m, err := uai.ReadModelFile(filepath.Join(dir, "uai", "higher_order", "tb2_pedigree9.uai.xz"))
@@ -58,9 +62,18 @@ func TestSolvePedigree9(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"icm", "trws", "auto"} {
-		res, err := Solve(context.Background(), m, Settings{Solver: name, TimeLimit: 8 * time.Second})
+		var reports []float64
+		progress := func(p Progress) {
+			if p.Stage == "lns" {
+				reports = append(reports, p.Energy)
+			}
+		}
+		res, err := Solve(context.Background(), m, Settings{Solver: name, TimeLimit: 8 * time.Second, Progress: progress})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(reports) == 0 || !slices.IsSortedFunc(reports, func(a, b float64) int { return cmp.Compare(b, a) }) || reports[len(reports)-1] < res.Energy-1e-9 {
+			t.Fatalf("%s: search progress %v, result %v", name, reports, res.Energy)
 		}
 		t.Logf("%s: energy %.6f, bound %.6f, %v", name, res.Energy, res.Bound, res.Time)
 		if res.Energy < 282.997-1e-3 || res.Energy > 295 || m.Energy(res.Assignment) != res.Energy {

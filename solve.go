@@ -15,6 +15,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"sync"
 	"time"
 
 	"sdrmap/higherorder"
@@ -45,7 +46,7 @@ type Settings struct {
 	// optimum (model.ShiftInvariant).
 	KeepSymmetry bool
 	Log          io.Writer      // progress (iteration table) goes here when not nil
-	Progress     func(Progress) // called now and then with the state of the run, when not nil
+	Progress     func(Progress) // called now and then with the state of the run, when not nil; never concurrently, but not always from Solve's goroutine
 
 	converted bool // set by Solve: the solver gets the pairwise form of a converted model
 }
@@ -54,7 +55,7 @@ type Settings struct {
 type Progress struct {
 	Elapsed   time.Duration // since the start of the solver
 	Stage     string        // what runs: the solver's name, "rounding"
-	Iteration int           // iterations of the stage so far
+	Iteration int           // iterations of the stage so far (lns: improvements)
 	Energy    float64       // best energy so far (+Inf if none)
 	Bound     float64       // best certified lower bound on the energy so far (-Inf if none)
 	SDPGap    float64       // relative gap of the relaxation (§8), NaN if none
@@ -197,30 +198,57 @@ func polish(ctx context.Context, m *model.Model, p *model.Pairwise, clamp []int,
 // improveLNS runs the large-neighbourhood search with exact block moves
 // (package lns) on x, of energy e: under a time limit until pctx ends or
 // bound proves x optimal, else until it stalls. It returns the energy of x.
+// Progress, if set, is called every progressEvery from another goroutine.
 func improveLNS(pctx context.Context, m *model.Model, clamp, x []int, e, bound float64, s *Settings, start time.Time) float64 {
 	if pctx.Err() != nil || proven(e, bound) {
 		return e
 	}
 	ctx, cancel := context.WithCancel(pctx)
 	defer cancel()
+	var mu sync.Mutex
+	best, moves := e, 0
 	set := lns.Settings{Seed: s.Seed, OnImprove: func(e float64) {
+		mu.Lock()
+		best, moves = e, moves+1
+		mu.Unlock()
 		if proven(e, bound) {
 			cancel()
-		}
-		if s.Progress != nil {
-			s.Progress(Progress{Elapsed: time.Since(start), Stage: "lns", Energy: e, Bound: bound, SDPGap: math.NaN()})
 		}
 	}}
 	if s.TimeLimit > 0 {
 		set.MaxStall = -1
 	}
+	var wg sync.WaitGroup
+	if s.Progress != nil {
+		wg.Go(func() {
+			tick := time.NewTicker(progressEvery)
+			defer tick.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-tick.C:
+					mu.Lock()
+					pr := Progress{Elapsed: time.Since(start), Stage: "lns", Iteration: moves, Energy: best, Bound: bound, SDPGap: math.NaN()}
+					mu.Unlock()
+					s.Progress(pr)
+				}
+			}
+		})
+	}
 	t0, e0 := time.Now(), e
 	e = lns.Improve(ctx, m, x, clamp, set)
+	cancel()
+	wg.Wait()
 	if s.Log != nil {
-		fmt.Fprintf(s.Log, "large-neighbourhood search: energy %.9g -> %.9g in %v\n", e0, e, time.Since(t0).Round(time.Millisecond))
+		fmt.Fprintf(s.Log, "large-neighbourhood search: energy %.9g -> %.9g in %v, %d improvements\n", e0, e, time.Since(t0).Round(time.Millisecond), moves)
 	}
 	return e
 }
+
+// progressEvery is the interval of the progress calls of the
+// large-neighbourhood search.
+const progressEvery = 250 * time.Millisecond
 
 // Solve runs the pipeline on m. Cancelling ctx ends the run like a time
 // limit, with status Interrupted and the best assignment found so far.

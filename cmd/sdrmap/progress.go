@@ -41,6 +41,9 @@ func (p *progressLine) update(pr sdrmap.Progress) {
 	}
 	p.last = time.Now()
 	line := fmt.Sprintf("%s: iteration %d, %.1fs", pr.Stage, pr.Iteration, pr.Elapsed.Seconds())
+	if !math.IsInf(pr.Energy, 1) {
+		line += fmt.Sprintf(", energy %.6g", pr.Energy)
+	}
 	if !math.IsInf(pr.Bound, -1) {
 		line += fmt.Sprintf(", bound %.6g", pr.Bound)
 	}
