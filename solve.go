@@ -206,10 +206,10 @@ func improveLNS(pctx context.Context, m *model.Model, clamp, x []int, e, bound f
 	ctx, cancel := context.WithCancel(pctx)
 	defer cancel()
 	var mu sync.Mutex
-	best, moves := e, 0
+	best, gains := e, 0
 	set := lns.Settings{Seed: s.Seed, OnImprove: func(e float64) {
 		mu.Lock()
-		best, moves = e, moves+1
+		best, gains = e, gains+1
 		mu.Unlock()
 		if proven(e, bound) {
 			cancel()
@@ -229,7 +229,7 @@ func improveLNS(pctx context.Context, m *model.Model, clamp, x []int, e, bound f
 					return
 				case <-tick.C:
 					mu.Lock()
-					pr := Progress{Elapsed: time.Since(start), Stage: "lns", Iteration: moves, Energy: best, Bound: bound, SDPGap: math.NaN()}
+					pr := Progress{Elapsed: time.Since(start), Stage: "lns", Iteration: gains, Energy: best, Bound: bound, SDPGap: math.NaN()}
 					mu.Unlock()
 					s.Progress(pr)
 				}
@@ -241,7 +241,7 @@ func improveLNS(pctx context.Context, m *model.Model, clamp, x []int, e, bound f
 	cancel()
 	wg.Wait()
 	if s.Log != nil {
-		fmt.Fprintf(s.Log, "large-neighbourhood search: energy %.9g -> %.9g in %v, %d improvements\n", e0, e, time.Since(t0).Round(time.Millisecond), moves)
+		fmt.Fprintf(s.Log, "large-neighbourhood search: energy %.9g -> %.9g in %v, %d improvements\n", e0, e, time.Since(t0).Round(time.Millisecond), gains)
 	}
 	return e
 }
