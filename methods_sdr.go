@@ -71,7 +71,7 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 	r.SDR = &SDRInfo{
 		PrimalObjective: res.PrimalObjective, DualObjective: res.DualObjective, Gap: res.Gap,
 		PrimalInfeasibility: res.PrimalInfeasibility, DualInfeasibility: res.FaceDualInfeasibility,
-		Dimension: prob.N(), Rank: res.Rank,
+		Dimension: prob.N(), Rank: res.Rank, Restarts: res.Restarts,
 	}
 	if res.Status == solver.Failed {
 		return nil, nil
@@ -204,6 +204,9 @@ func sdrSettings(s *Settings, r *Result, prob *sdr.Problem) sdpad.Settings {
 	if s.MaxRank > 0 {
 		set.MaxRank = s.MaxRank
 		set.Rank = min(set.Rank, s.MaxRank)
+	}
+	if s.NoRestart {
+		set.RestartEvery = 0
 	}
 	set.Verbose = s.Log
 	if s.Progress != nil {

@@ -37,6 +37,7 @@ type Settings struct {
 	MaxIter   int            // iteration limit of iterative solvers
 	Rank      int            // initial rank of the low-rank SDR solver
 	MaxRank   int            // maximal rank of the low-rank SDR solver
+	NoRestart bool           // SDR solvers: no restarts from the average of the iterates (sdpad.Settings.RestartEvery)
 	Rounding  string         // SDR solvers: RoundSample (default) or RoundIterative
 	NoPolish  bool           // no local search (ICM, tree-block moves) on the SDR and TRW-S assignments, nor on the original model after a conversion or a feasibility repair (there also no large-neighbourhood search, package lns)
 	MaxStates float64        // exact solver: largest joint state space accepted
@@ -87,6 +88,7 @@ type SDRInfo struct {
 	DualInfeasibility   float64 `json:"dual_infeasibility"`
 	Dimension           int     `json:"dimension"`
 	Rank                int     `json:"rank,omitempty"`
+	Restarts            int     `json:"restarts"` // restarts from the average of the iterates
 }
 
 // Roundings of the SDR solvers.

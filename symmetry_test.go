@@ -40,3 +40,28 @@ func TestSolveShiftInvariant(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveRestarts solves a small ORIENT model with sdpad and sdpad-lr to
+// 1e-6, with restarts from the average (the default) and with NoRestart:
+// both reach the planted optimum and certify it, only the default
+// restarts, and the SDR figures report the count.
+func TestSolveRestarts(t *testing.T) {
+	m, planted := gen.Orient(20, 6, 4, 0.1, 1)
+	want := m.Energy(planted)
+	for _, name := range []string{"sdpad", "sdpad-lr"} {
+		for _, off := range []bool{false, true} {
+			res, err := Solve(context.Background(), m, Settings{Solver: name, Tol: 1e-6, NoRestart: off})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tol := 1e-5 * (1 + math.Abs(want))
+			if math.Abs(res.Energy-want) > tol || res.Bound < want-tol || res.Bound > res.Energy {
+				t.Fatalf("%s, no restart %v: energy %v, bound %v, planted %v", name, off, res.Energy, res.Bound, want)
+			}
+			if res.SDR == nil || (res.SDR.Restarts > 0) == off {
+				t.Fatalf("%s, no restart %v: SDR figures %+v", name, off, res.SDR)
+			}
+			t.Logf("%s, no restart %v: %d iterations, %d restarts", name, off, res.Iterations, res.SDR.Restarts)
+		}
+	}
+}

@@ -76,6 +76,8 @@ Solvers: ` + strings.Join(sdrmap.Solvers(), ", ") + `
   sdpad-lr  the same relaxation solved by SDPAD-LR (the paper's Algorithm 2:
             Xbar = Y Y^T of rank --rank doubling up to --max-rank, top
             eigenpairs by LOBPCG with warm starts; memory O(N r + pattern))
+            Both SDR solvers restart every 100 iterations from the average of
+            their iterates when it is closer to optimal (--no-restart: never)
   icm       iterated conditional modes from the best unary states (no bound)
   trws      sequential tree-reweighted message passing (Kolmogorov 2006); its
             bound is the LP relaxation's; assignment polished by tree-block
@@ -174,6 +176,7 @@ which is still printed and written to -o.`,
 	f.BoolVar(&s.NoPolish, "no-polish", false, "keep the solvers' assignments as they are: no ICM, tree-block moves or large-neighbourhood search after sdpad, sdpad-lr, trws, a conversion or a repair")
 	f.IntVar(&s.Rank, "rank", 0, "sdpad-lr: initial rank of Xbar = Y Y^T (0: 4)")
 	f.IntVar(&s.MaxRank, "max-rank", 0, "sdpad-lr: largest rank (0: 32)")
+	f.BoolVar(&s.NoRestart, "no-restart", false, "sdpad, sdpad-lr: never restart the iteration from the average of its iterates (the paper's iteration)")
 	f.Float64Var(&s.Tol, "tol", 0, "sdpad, sdpad-lr: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
 	f.IntVar(&s.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
 	f.Float64Var(&maxStates, "max-states", 1e9, "exact: refuse models with more joint states")

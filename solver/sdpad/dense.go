@@ -22,6 +22,8 @@ type dense struct {
 	eig    *denseEig     // order N
 	eigF   *denseEig     // order N - n
 	pos    int           // positive eigenvalues in the last projection
+	sum    *mat.SymDense // sum of the iterates since the last restart
+	cnt    int           // their number
 }
 
 func newDense(prob *sdr.Problem, face bool) *dense {

@@ -76,9 +76,12 @@ type lowRank struct {
 	mu      float64
 	wide    *mat.Dense // N x c scratch (c grows on demand)
 	wide2   *mat.Dense
-	small   []float64 // r x c scratch of applyV
-	k       int       // projections done
-	matvecs int       // operator applications in the last projection
+	small   []float64  // r x c scratch of applyV
+	k       int        // projections done
+	matvecs int        // operator applications in the last projection
+	sum     *mat.Dense // its first cols columns W: W W^T approximates the sum of Z Z^T since the last restart
+	cols    int
+	cnt     int // their number
 }
 
 func newLowRank(prob *sdr.Problem, s *Settings) *lowRank {

@@ -52,6 +52,7 @@ type Result struct {
 	Iterations            int
 	Time                  time.Duration
 	Mu                    float64 // final penalty
+	Restarts              int     // restarts from the average of the iterates (Settings.RestartEvery)
 
 	// SDRBound is the best certified lower bound (§9) on the SDR optimum
 	// min <C,Xbar> over all iterates; EnergyBound = SDRBound - Const, less
@@ -72,7 +73,7 @@ func (st *state) result(status solver.Status) *Result {
 		Status: status, Y: st.y, Z: st.z, Rank: it.Rank,
 		PrimalObjective: it.PrimalObjective, DualObjective: it.DualObjective, Gap: it.Gap,
 		PrimalInfeasibility: it.PrimalInfeasibility, DualInfeasibility: st.dinf, FaceDualInfeasibility: st.dinfFace,
-		Iterations: it.K, Time: it.Time, Mu: it.Mu,
+		Iterations: it.K, Time: it.Time, Mu: it.Mu, Restarts: st.avg.restarts,
 		SDRBound: st.bestLow, EnergyBound: st.bestE,
 	}
 	r.Marginals = st.prob.Marginals(st.xp1.Row0)

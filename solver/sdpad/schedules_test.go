@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sdrmap/format/uai"
+	"sdrmap/gen"
 	"sdrmap/internal/randmodel"
 	"sdrmap/internal/refdata"
 	"sdrmap/model"
@@ -38,6 +39,10 @@ func TestMeasureSchedules(t *testing.T) {
 	add("remark", remark())
 	add("grid3x4x4", gridPW(rand.New(rand.NewPCG(1, 1)), 3, 4))
 	add("grid5x5x3", gridPW(rand.New(rand.NewPCG(1, 3)), 5, 3))
+	orient, _ := gen.Orient(30, 8, 6, 0.1, 1)
+	if pw, err := orient.Pairwise(model.Evidence{{Var: orient.SymmetryBreak(), Value: 0}}); err == nil {
+		add("orient30", pw)
+	}
 	if dir := refdata.Dir(); dir != "" {
 		m, err := uai.ReadModelFile(filepath.Join(dir, "uai", "protein_sidechain", "uai2008_pdb1akg.uai.xz"))
 		if err != nil {
@@ -66,13 +71,17 @@ func TestMeasureSchedules(t *testing.T) {
 		name string
 		f    func(*Settings)
 	}{
-		{"PSD cone, paper", func(s *Settings) { s.Face, s.Schedule = false, Geometric }},
-		{"PSD cone, paper capped at 100", func(s *Settings) { s.Face, s.Schedule, s.MuMax = false, Geometric, 100 }},
-		{"PSD cone, balanced", func(s *Settings) { s.Face = false }},
-		{"face, paper", func(s *Settings) { s.Schedule = Geometric }},
-		{"face, fixed mu = 1", func(s *Settings) { s.Schedule, s.Rho, s.MuMin = Geometric, 1, 1 }},
-		{"face, balanced every 20, x4", func(s *Settings) { s.BalanceEvery, s.BalanceFactor = 20, 4 }},
-		{"face, balanced (default)", func(s *Settings) {}},
+		{"PSD cone, paper", func(s *Settings) { s.Face, s.Schedule, s.RestartEvery = false, Geometric, 0 }},
+		{"PSD cone, paper capped at 100", func(s *Settings) { s.Face, s.Schedule, s.MuMax, s.RestartEvery = false, Geometric, 100, 0 }},
+		{"PSD cone, balanced", func(s *Settings) { s.Face, s.RestartEvery = false, 0 }},
+		{"PSD cone, balanced, restarts", func(s *Settings) { s.Face = false }},
+		{"face, paper", func(s *Settings) { s.Schedule, s.RestartEvery = Geometric, 0 }},
+		{"face, fixed mu = 1", func(s *Settings) { s.Schedule, s.Rho, s.MuMin, s.RestartEvery = Geometric, 1, 1, 0 }},
+		{"face, balanced every 20, x4", func(s *Settings) { s.BalanceEvery, s.BalanceFactor, s.RestartEvery = 20, 4, 0 }},
+		{"face, balanced, no restarts", func(s *Settings) { s.RestartEvery = 0 }},
+		{"face, balanced, restarts every 50", func(s *Settings) { s.RestartEvery = 50 }},
+		{"face, balanced, restarts every 200", func(s *Settings) { s.RestartEvery = 200 }},
+		{"face, balanced, restarts (default)", func(s *Settings) {}},
 	} {
 		var line strings.Builder
 		total, unsolved, random := 0, 0, 0
@@ -99,8 +108,9 @@ func TestMeasureSchedules(t *testing.T) {
 }
 
 // TestMeasureSchedulesShared runs SDPAD-LR for 60 s on shared instances
-// with the default schedule and the earlier one (balancing every 20
-// iterations by up to 4x), for the package doc:
+// with the default schedule, the earlier one (balancing every 20
+// iterations by up to 4x) and the default without restarts, for the
+// package doc:
 // SDPAD_MEASURE=1 go test -run MeasureSchedulesShared -v -timeout 1h ./solver/sdpad.
 func TestMeasureSchedulesShared(t *testing.T) {
 	if os.Getenv("SDPAD_MEASURE") == "" {
@@ -124,18 +134,23 @@ func TestMeasureSchedulesShared(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, every := range []int{20, 0} {
+		for _, c := range []struct {
+			name string
+			f    func(*Settings)
+		}{
+			{"balanced every 20, x4, no restarts", func(s *Settings) { s.BalanceEvery, s.BalanceFactor, s.RestartEvery = 20, 4, 0 }},
+			{"no restarts", func(s *Settings) { s.RestartEvery = 0 }},
+			{"default", func(s *Settings) {}},
+		} {
 			s := DefaultSettings()
 			s.TimeLimit = time.Minute
-			if every > 0 {
-				s.BalanceEvery, s.BalanceFactor = every, 4
-			}
+			c.f(&s)
 			r, err := SolveLR(context.Background(), p, s)
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s, balance every %d: %v after %d iterations, %.1f s, gap %.2e, pinf %.2e, dinf %.2e, energy bound %.6f",
-				filepath.Base(file), s.BalanceEvery, r.Status, r.Iterations, r.Time.Seconds(), r.Gap, r.PrimalInfeasibility, r.FaceDualInfeasibility, r.EnergyBound)
+			t.Logf("%s, %s: %v after %d iterations, %.1f s, gap %.2e, pinf %.2e, dinf %.2e, energy bound %.6f",
+				filepath.Base(file), c.name, r.Status, r.Iterations, r.Time.Seconds(), r.Gap, r.PrimalInfeasibility, r.FaceDualInfeasibility, r.EnergyBound)
 		}
 	}
 }

@@ -109,6 +109,13 @@ type Settings struct {
 	Verbose      io.Writer // iteration table, nil for none
 	VerboseEvery int       // rows of the table every VerboseEvery iterations (and at least every 5 s)
 
+	// RestartEvery: every RestartEvery iterations, after the adaptation
+	// of mu, the iteration restarts from the average of its iterates
+	// (Xbar, y, z) since the last restart when that average is closer to
+	// optimal (see "Restarts from the average" in the package doc), as
+	// restarted primal-dual methods do (PDLP); 0 for never (the paper).
+	RestartEvery int
+
 	dropP bool // test only: solve without P(Xbar) >= 0
 
 }
@@ -152,6 +159,7 @@ func DefaultSettings() Settings {
 		CertifyTol:    1e-6,
 		CertifyRank:   8,
 		VerboseEvery:  100,
+		RestartEvery:  100,
 	}
 }
 
@@ -165,5 +173,6 @@ func PaperSettings() Settings {
 	s.Schedule = Geometric
 	s.Face = false
 	s.RankEvery = PaperRankEvery
+	s.RestartEvery = 0
 	return s
 }

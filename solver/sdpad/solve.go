@@ -70,6 +70,12 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		}
 		if status == solver.Unsolved {
 			st.adapt(k)
+			if s.RestartEvery > 0 {
+				st.accumulate()
+				if k%s.RestartEvery == 0 {
+					st.restart()
+				}
+			}
 		}
 	}
 	mode := certClose
@@ -87,7 +93,7 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		if st.rowK != k {
 			st.row()
 		}
-		fmt.Fprintf(s.Verbose, "status %v after %d iterations, %v; energy bound %.10g\n", status, k, st.it.Time.Round(time.Millisecond), st.bestE)
+		fmt.Fprintf(s.Verbose, "status %v after %d iterations (%d restarts from the average), %v; energy bound %.10g\n", status, k, st.avg.restarts, st.it.Time.Round(time.Millisecond), st.bestE)
 	}
 	return st.result(status)
 }
@@ -133,6 +139,8 @@ func (s *Settings) check(prob *sdr.Problem) error {
 		return errors.New("sdpad: Eps must be positive")
 	case s.BoundEvery <= 0:
 		return errors.New("sdpad: BoundEvery must be positive")
+	case s.RestartEvery < 0:
+		return errors.New("sdpad: RestartEvery must be nonnegative")
 	case s.Rank <= 0 || s.MaxRank < s.Rank || s.RankEvery <= 0 || !(s.RankDelta >= 0):
 		return errors.New("sdpad: need 0 < Rank <= MaxRank, RankEvery > 0, RankDelta >= 0")
 	case !(s.EigenTol > 0) || !(s.CertifyTol > 0) || s.EigenMaxIter <= 0 || s.CertifyRank <= 0:

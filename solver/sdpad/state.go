@@ -24,6 +24,11 @@ type primal interface {
 	// start sets Xbar_0 to the projection of f f^T (Settings.Start) and
 	// writes it on the pattern into x.
 	start(f *mat.Dense, x *sdr.Sym)
+	// accumulate adds Xbar_k to the running sum; restart sets Xbar_{k-1}
+	// to the average, writes it on the pattern into x and clears the sum
+	// (with x nil it only clears the sum).
+	accumulate()
+	restart(x *sdr.Sym)
 	// rank returns the rank of the last projection and the eigensolver's
 	// operator applications in it (0 for a dense method).
 	rank() (r, matvecs int)
@@ -63,6 +68,7 @@ type state struct {
 	lastCert int           // iteration of the last certificate
 	dinf     float64       // dual infeasibility (§8) of the last certificate
 	dinfFace float64       // dual infeasibility with respect to the face
+	avg      averager      // sums of the iterates since the last restart
 	lastRow  time.Duration // time of the last row of the table
 	rowK     int           // iteration of the last row
 
