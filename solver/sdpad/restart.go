@@ -138,8 +138,8 @@ func topColumns(w *mat.Dense, k int) (*mat.Dense, []float64) {
 }
 
 // restart sets Z and Z_{k-1} to the best rank-r approximation of the
-// average W W^T / cnt and writes it on the pattern into x; with x nil it
-// only clears the sum.
+// average W W^T / cnt and writes it on the pattern into x (Z stays as it is
+// if the Gram eigendecomposition fails); with x nil it only clears the sum.
 func (lr *lowRank) restart(x *sdr.Sym) {
 	cnt, cols := lr.cnt, lr.cols
 	lr.cnt, lr.cols = 0, 0
