@@ -147,13 +147,8 @@ func TestFactorDiff(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20 {
 		n, ra, rb := 5+r.IntN(20), 1+r.IntN(4), 1+r.IntN(4)
-		a, b := mat.NewDense(n, ra, nil), mat.NewDense(n, rb, nil)
-		for _, m := range []*mat.Dense{a, b} {
-			raw := m.RawMatrix()
-			for i := range raw.Data {
-				raw.Data[i] = r.NormFloat64()
-			}
-		}
+		a := randDense(r, n, ra)
+		b := randDense(r, n, rb)
 		var aa, bb mat.Dense
 		aa.Mul(a, a.T())
 		bb.Mul(b, b.T())

@@ -31,12 +31,7 @@ func projRef(v *mat.SymDense) *mat.SymDense {
 // spectrumMatrix returns Q diag(vals) Q^T for a random orthogonal Q.
 func spectrumMatrix(r *rand.Rand, vals []float64) *mat.SymDense {
 	n := len(vals)
-	g := mat.NewDense(n, n, nil)
-	for i := range n {
-		for j := range n {
-			g.Set(i, j, r.NormFloat64())
-		}
-	}
+	g := randDense(r, n, n)
 	var qr mat.QR
 	qr.Factorize(g)
 	var q mat.Dense

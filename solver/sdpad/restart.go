@@ -79,15 +79,12 @@ func (dn *dense) accumulate() {
 }
 
 func (dn *dense) restart(x *sdr.Sym) {
-	if x == nil {
-		dn.sum.Zero()
-		dn.cnt = 0
-		return
+	if x != nil {
+		dn.x.ScaleSym(1/float64(dn.cnt), dn.sum)
+		x.FromDense(dn.x)
 	}
-	dn.x.ScaleSym(1/float64(dn.cnt), dn.sum)
 	dn.sum.Zero()
 	dn.cnt = 0
-	x.FromDense(dn.x)
 }
 
 // avgRank is the rank kept of the running sum of the low-rank iterates,

@@ -62,6 +62,8 @@ func TestLowRankAverage(t *testing.T) {
 	}
 }
 
+// randDense returns a rows x cols matrix of standard normal entries, drawn
+// row by row.
 func randDense(r *rand.Rand, rows, cols int) *mat.Dense {
 	m := mat.NewDense(rows, cols, nil)
 	for i := range rows {
