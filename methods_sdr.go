@@ -56,6 +56,30 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 	relaxLimit := time.Duration(float64(s.TimeLimit) * (1 - searchShare))
 	set := sdrSettings(s, r, prob)
 	set.TimeLimit = relaxLimit
+	certify := func(d *sdpad.Result, x []int, when string) float64 {
+		t0 := time.Now()
+		b := complementBound(prob, d, x, set)
+		if s.Log != nil {
+			fmt.Fprintf(s.Log, "certificate at an assignment of energy %.9g (%s): bound %.9g (iterates: %.9g), %v\n",
+				p.Energy(x), when, b, d.EnergyBound, time.Since(t0).Round(time.Millisecond))
+		}
+		return b
+	}
+	var probed []int
+	probeBound := math.Inf(-1)
+	if !s.NoProbe {
+		set.Probe = func(d *sdpad.Result) bool {
+			x, e := probeRound(prob, d, s.Seed)
+			if x == nil {
+				return false
+			}
+			if b := certify(d, x, fmt.Sprintf("probe at iteration %d", d.Iterations)); proven(e, b) {
+				probed, probeBound = x, b
+				return true
+			}
+			return false
+		}
+	}
 	run := sdpad.Solve
 	if lowRank {
 		run = sdpad.SolveLR
@@ -78,8 +102,11 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 	}
 	roundStart := time.Now()
 	var cands [][]int
-	switch s.Rounding {
-	case "", RoundSample:
+	switch {
+	case probed != nil:
+		cands = [][]int{probed}
+		r.Bound, r.SDR.Complement = max(r.Bound, probeBound), true
+	case s.Rounding == "" || s.Rounding == RoundSample:
 		y := res.Factor
 		if y == nil {
 			y = factor(res.X)
@@ -116,7 +143,10 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 		sctx, cancel = context.WithDeadline(ctx, start.Add(s.TimeLimit))
 		defer cancel()
 	}
-	best, bestE := polishAll(sctx, p, cands, r.Bound, s)
+	best, bestE, bound := polishAll(sctx, p, cands, r.Bound, func(x []int) float64 { return certify(res, x, "rounding") }, s)
+	if bound > r.Bound {
+		r.Bound, r.SDR.Complement = bound, true
+	}
 	if ctx.Err() != nil && r.Status != solver.Failed {
 		r.Status = solver.Interrupted
 	}
@@ -125,6 +155,30 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 			cmp.Or(s.Rounding, RoundSample), len(cands), r.Rounds, bestE, time.Since(roundStart).Round(time.Millisecond))
 	}
 	return best, nil
+}
+
+// probeDraws is the number of assignments a probe draws from the
+// relaxation's iterate (rounding.Sample).
+const probeDraws = 8
+
+// probeRound rounds the iterate d of a probe (sdpad.Settings.Probe):
+// probeDraws draws from its factor (rounding.Sample, seeded by seed and the
+// iteration), each polished by ICM. It returns the best with its energy.
+func probeRound(prob *sdr.Problem, d *sdpad.Result, seed uint64) ([]int, float64) {
+	y := d.Factor
+	if y == nil {
+		y = factor(d.X)
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(d.Iterations)))
+	local := icm.NewLocal(prob.Pairwise)
+	var best []int
+	bestE := math.Inf(1)
+	for _, x := range rounding.Sample(prob, y, probeDraws, rng) {
+		if e := local.Improve(x); e < bestE {
+			best, bestE = x, e
+		}
+	}
+	return best, bestE
 }
 
 // treeCandidates is the number of rounded assignments, the best after ICM,
@@ -145,13 +199,22 @@ const searchRounds = 12
 // of them by tree-block moves, then runs the iterated local search
 // (icm.Trees.Search) from the best until it stalls, or under a time limit
 // searchRounds of them, until ctx is done or bound proves the best
-// optimal. It returns the best with its energy; with s.NoPolish, it only
-// picks the best.
-func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, bound float64, s *Settings) ([]int, float64) {
+// optimal. After each stage that improves the best, certify (nil: none)
+// may raise bound with a certificate at the best, first right after ICM. It
+// returns the best with its energy and the bound; with s.NoPolish, it
+// only picks the best and certifies it.
+func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, bound float64, certify func([]int) float64, s *Settings) ([]int, float64, float64) {
 	if len(cands) == 0 {
-		return nil, math.Inf(1)
+		return nil, math.Inf(1), bound
 	}
 	es := make([]float64, len(cands))
+	certified := math.Inf(1) // energy of the last assignment certified
+	check := func(k int) {
+		if certify != nil && es[k] < certified && !proven(es[k], bound) && ctx.Err() == nil {
+			certified = es[k]
+			bound = max(bound, certify(cands[k]))
+		}
+	}
 	local := icm.NewLocal(p)
 	for k, x := range cands {
 		if s.NoPolish {
@@ -165,8 +228,9 @@ func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, bound floa
 		order[k] = k
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
+	check(order[0])
 	if s.NoPolish {
-		return cands[order[0]], es[order[0]]
+		return cands[order[0]], es[order[0]], bound
 	}
 	trees := icm.NewTrees(p)
 	top := order[:min(treeCandidates, len(order))]
@@ -178,12 +242,48 @@ func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, bound floa
 	if s.TimeLimit > 0 {
 		rounds = searchRounds
 	}
+	check(top[0])
 	for k := 0; k < rounds && ctx.Err() == nil && !proven(es[top[0]], bound); k++ {
 		c := top[k%len(top)]
 		es[c] = trees.Search(ctx, cands[c], icm.SearchSettings{Seed: s.Seed + uint64(k)})
 		slices.SortStableFunc(top, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
 	}
-	return cands[top[0]], es[top[0]]
+	check(top[0])
+	return cands[top[0]], es[top[0]], bound
+}
+
+// complementBound returns the certified energy bound (spec §9) of the dual
+// point complementary to the assignment x (sdr.Problem.Complement), made
+// from the relaxation's dual iterate of the best bound and, unless that
+// proves x optimal, from its last one: from the dense eigenvalues of the
+// slack after the dense solver, from LOBPCG on the face
+// (sdpad.CertifyFace) after the low-rank one. When the relaxation is tight
+// at x and the iterate near a solution, it proves x optimal long before
+// the iterates' own bounds do. -Inf when it cannot be computed.
+func complementBound(prob *sdr.Problem, res *sdpad.Result, x []int, set sdpad.Settings) float64 {
+	bound, e := math.Inf(-1), prob.Pairwise.Energy(x)
+	for _, dual := range [][2][]float64{{res.BestY, res.BestZ}, {res.Y, res.Z}} {
+		if dual[0] == nil || proven(e, bound) {
+			continue
+		}
+		y, z, err := prob.Complement(dual[0], dual[1], x)
+		if err != nil {
+			return bound
+		}
+		var c sdr.Certificate
+		if res.X != nil {
+			c, err = prob.Certify(y, z)
+		} else {
+			var v *mat.Dense
+			if v, err = prob.Point(x); err == nil {
+				c, _, err = sdpad.CertifyFace(prob, y, z, v, set)
+			}
+		}
+		if err == nil {
+			bound = max(bound, c.EnergyBound)
+		}
+	}
+	return bound
 }
 
 // sdrSettings maps the pipeline's settings to those of package sdpad.

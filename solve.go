@@ -38,6 +38,7 @@ type Settings struct {
 	Rank      int            // initial rank of the low-rank SDR solver
 	MaxRank   int            // maximal rank of the low-rank SDR solver
 	NoRestart bool           // SDR solvers: no restarts from the average of the iterates (sdpad.Settings.RestartEvery)
+	NoProbe   bool           // SDR solvers: never stop the relaxation early on an assignment proven optimal (probes)
 	Rounding  string         // SDR solvers: RoundSample (default) or RoundIterative
 	NoPolish  bool           // no local search (ICM, tree-block moves) on the SDR and TRW-S assignments, nor on the original model after a conversion or a feasibility repair (there also no large-neighbourhood search, package lns)
 	MaxStates float64        // exact solver: largest joint state space accepted
@@ -89,6 +90,10 @@ type SDRInfo struct {
 	Dimension           int     `json:"dimension"`
 	Rank                int     `json:"rank,omitempty"`
 	Restarts            int     `json:"restarts"` // restarts from the average of the iterates
+	// Complement reports that the bound is that of the dual point
+	// complementary to the assignment (sdr.Problem.Complement), better
+	// than the iterates' own.
+	Complement bool `json:"complement"`
 }
 
 // Roundings of the SDR solvers.

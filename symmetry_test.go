@@ -8,6 +8,7 @@ import (
 	"sdrmap/gen"
 	"sdrmap/internal/randmodel"
 	"sdrmap/model"
+	"sdrmap/solver"
 )
 
 // TestSolveShiftInvariant solves small ORIENT models (shift invariant, no
@@ -50,7 +51,7 @@ func TestSolveRestarts(t *testing.T) {
 	want := m.Energy(planted)
 	for _, name := range []string{"sdpad", "sdpad-lr"} {
 		for _, off := range []bool{false, true} {
-			res, err := Solve(context.Background(), m, Settings{Solver: name, Tol: 1e-6, NoRestart: off})
+			res, err := Solve(context.Background(), m, Settings{Solver: name, Tol: 1e-6, NoRestart: off, NoProbe: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,6 +63,35 @@ func TestSolveRestarts(t *testing.T) {
 				t.Fatalf("%s, no restart %v: SDR figures %+v", name, off, res.SDR)
 			}
 			t.Logf("%s, no restart %v: %d iterations, %d restarts", name, off, res.Iterations, res.SDR.Restarts)
+		}
+	}
+}
+
+// TestSolveComplement solves a small ORIENT model with a unique optimum to
+// a loose tolerance (1e-3) without probes: the iterates' bounds are still
+// far from the planted energy, the dual point complementary to the rounded
+// assignment (sdr.Problem.Complement) proves it optimal. To 1e-8, the probes
+// prove it optimal and stop the relaxation at their first try, iteration
+// 100 or 200 (sdpad.Settings.Probe).
+func TestSolveComplement(t *testing.T) {
+	m, planted := gen.Orient(20, 6, 4, 0.1, 1)
+	want := m.Energy(planted)
+	for _, name := range []string{"sdpad", "sdpad-lr"} {
+		for _, probe := range []bool{false, true} {
+			set := Settings{Solver: name, Tol: 1e-3, NoProbe: true}
+			if probe {
+				set.Tol, set.NoProbe = 1e-8, false
+			}
+			res, err := Solve(context.Background(), m, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Energy != want || !proven(res.Energy, res.Bound) || res.SDR == nil || !res.SDR.Complement ||
+				res.Status != solver.Solved || probe && res.Iterations > 200 {
+				t.Fatalf("%s, probe %v: %v after %d iterations, energy %v (planted %v), bound %v, SDR figures %+v",
+					name, probe, res.Status, res.Iterations, res.Energy, want, res.Bound, res.SDR)
+			}
+			t.Logf("%s, probe %v: %d iterations, gap %.2g", name, probe, res.Iterations, res.Gap)
 		}
 	}
 }

@@ -66,6 +66,20 @@
 // (same feasible set, attained dual), and Certify uses lambda_min(U^T S' U),
 // which is at least lambda_min(S') and still certifies.
 //
+// # A certificate at an assignment
+//
+// When the relaxation is tight at an assignment x, every dual solution is
+// complementary to Xhat = v v^T, v = e_0 + sum_i e_{i,x_i}: its slack
+// annihilates v and z vanishes on Xhat's support. A solver's dual iterate
+// is farthest from dual feasibility along v; Complement moves it, in
+// closed form, to a dual point complementary to Xhat, whose §9 bound is
+// then E(x) up to the negative eigenvalues left on the complement of v.
+// With a unique optimum and strict complementarity these vanish near a
+// solution, and the bound proves x optimal from an iterate whose own bound
+// is far from it. Assignments that differ from x at one variable with the
+// same energy (ties) are optimal too; Complement makes the dual
+// complementary to those at non-adjacent variables as well, on the face.
+//
 // # Export
 //
 // WriteSDPA writes the same relaxation in SDPA sparse format for CSDP and

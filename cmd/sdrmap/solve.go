@@ -72,7 +72,13 @@ Solvers: ` + strings.Join(sdrmap.Solvers(), ", ") + `
             minimization over induced trees given the rest), then improved by
             an iterated local search (random blocks reassigned, tree-block
             moves) until it stalls; under --time-limit the search may run until
-            the limit; bound certified (spec §9)
+            the limit; bound certified (spec §9): the best of the dual
+            iterates' bounds and of the dual point complementary to the best
+            assignment, which proves it optimal when the relaxation is tight
+            there (JSON "complement": true when that one is the larger).
+            Every 100 iterations (gap and pinf below 1e-2) a probe rounds
+            the iterate and certifies the result so; when that proves it
+            optimal the relaxation stops there (--no-probe: never)
   sdpad-lr  the same relaxation solved by SDPAD-LR (the paper's Algorithm 2:
             Xbar = Y Y^T of rank --rank doubling up to --max-rank, top
             eigenpairs by LOBPCG with warm starts; memory O(N r + pattern))
@@ -177,6 +183,7 @@ which is still printed and written to -o.`,
 	f.IntVar(&s.Rank, "rank", 0, "sdpad-lr: initial rank of Xbar = Y Y^T (0: 4)")
 	f.IntVar(&s.MaxRank, "max-rank", 0, "sdpad-lr: largest rank (0: 32)")
 	f.BoolVar(&s.NoRestart, "no-restart", false, "sdpad, sdpad-lr: never restart the iteration from the average of its iterates (the paper's iteration)")
+	f.BoolVar(&s.NoProbe, "no-probe", false, "sdpad, sdpad-lr: solve the relaxation to --tol even when a probe (rounding and a certificate every 100 iterations) has proven an assignment optimal")
 	f.Float64Var(&s.Tol, "tol", 0, "sdpad, sdpad-lr: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
 	f.IntVar(&s.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
 	f.Float64Var(&maxStates, "max-states", 1e9, "exact: refuse models with more joint states")

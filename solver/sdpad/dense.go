@@ -91,6 +91,8 @@ func (dn *dense) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.Cer
 
 func (dn *dense) rank() (int, int) { return dn.pos, 0 }
 
+func (dn *dense) attach(r *Result) { r.X = dn.x }
+
 // diffNorm returns ||a - b||_F of two dense symmetric matrices (upper
 // triangles stored).
 func diffNorm(a, b *mat.SymDense) float64 {

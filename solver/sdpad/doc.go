@@ -112,7 +112,13 @@
 // tiny test models). Every BoundEvery iterations, and at the end, the
 // certified bound of §9 is computed from the eigenvalues of the compressed
 // dual slack (sdr.Certificate); Result keeps the best one, which never
-// exceeds the SDR optimum nor, hence, the minimum energy.
+// exceeds the SDR optimum nor, hence, the minimum energy, and the dual
+// iterate that gave it (BestY, BestZ). CertifyFace certifies any dual
+// point without an N x N matrix, such as the one complementary to a
+// rounded assignment (sdr.Problem.Complement). Settings.Probe lets the
+// caller stop the run early: sdrmap rounds the iterate every ProbeEvery
+// iterations and stops when that certificate proves the assignment
+// optimal, since a tight relaxation needs no more accuracy than that.
 //
 // # Projection
 //

@@ -52,9 +52,7 @@ func SolveLR(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error
 	}
 	lr := newLowRank(prob, &s)
 	st := newState(prob, s, lr)
-	r := st.run(ctx, "sdpad-lr")
-	r.Factor = lr.y
-	return r, nil
+	return st.run(ctx, "sdpad-lr"), nil
 }
 
 // lowRank is the primal step of SDPAD-LR. It keeps W = Z Z^T, the
@@ -279,6 +277,8 @@ func (lr *lowRank) partial(y, z []float64, onFace bool, tol float64, iters int) 
 	c, err = lr.prob.CertifyPartial(y, z, res.Values, eigen.LowerBound(res), onFace)
 	return c, res.Converged == len(res.Values), err == nil
 }
+
+func (lr *lowRank) attach(r *Result) { r.Factor = lr.y }
 
 func (lr *lowRank) rank() (int, int) {
 	pos := 0

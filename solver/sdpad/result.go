@@ -37,6 +37,8 @@ type Result struct {
 	Rank   int           // rank of the final Xbar
 	Y      []float64     // final y, layout sdr.Layout
 	Z      []float64     // final z >= 0, one per entry of P
+	BestY  []float64     // the dual iterate of SDRBound (nil if none was certified)
+	BestZ  []float64
 
 	PrimalObjective     float64 // <C, X>
 	DualObjective       float64 // -<b, y>
@@ -74,8 +76,9 @@ func (st *state) result(status solver.Status) *Result {
 		PrimalObjective: it.PrimalObjective, DualObjective: it.DualObjective, Gap: it.Gap,
 		PrimalInfeasibility: it.PrimalInfeasibility, DualInfeasibility: st.dinf, FaceDualInfeasibility: st.dinfFace,
 		Iterations: it.K, Time: it.Time, Mu: it.Mu, Restarts: st.avg.restarts,
-		SDRBound: st.bestLow, EnergyBound: st.bestE,
+		SDRBound: st.bestLow, EnergyBound: st.bestE, BestY: st.bestY, BestZ: st.bestZ,
 	}
 	r.Marginals = st.prob.Marginals(st.xp1.Row0)
+	st.pr.attach(r)
 	return r
 }

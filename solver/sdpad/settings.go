@@ -116,6 +116,15 @@ type Settings struct {
 	// restarted primal-dual methods do (PDLP); 0 for never (the paper).
 	RestartEvery int
 
+	// Probe, when not nil, is called every ProbeEvery iterations once the
+	// gap and the primal infeasibility are at most ProbeTol, with the
+	// result so far (valid during the call only); returning true ends the
+	// run with status Solved: the caller has what it solves for (sdrmap:
+	// an assignment proven optimal by a certificate at it).
+	Probe      func(*Result) bool
+	ProbeEvery int
+	ProbeTol   float64
+
 	dropP bool // test only: solve without P(Xbar) >= 0
 
 }
@@ -160,6 +169,8 @@ func DefaultSettings() Settings {
 		CertifyRank:   8,
 		VerboseEvery:  100,
 		RestartEvery:  100,
+		ProbeEvery:    100,
+		ProbeTol:      1e-2,
 	}
 }
 

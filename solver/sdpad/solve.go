@@ -24,9 +24,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	dn := newDense(prob, s.Face)
 	st := newState(prob, s, dn)
 	st.residualBound = true
-	r := st.run(ctx, "sdpad")
-	r.X = dn.x
-	return r, nil
+	return st.run(ctx, "sdpad"), nil
 }
 
 // run iterates until a stopping rule holds and returns the result.
@@ -34,7 +32,7 @@ func (st *state) run(ctx context.Context, name string) *Result {
 	s := &st.s
 	start := time.Now()
 	st.header(name)
-	status := solver.Unsolved
+	status, probed := solver.Unsolved, false
 	k := 0
 	for status == solver.Unsolved {
 		k++
@@ -62,6 +60,9 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		case ctx.Err() != nil:
 			status = solver.Interrupted
 		}
+		if status == solver.Unsolved && st.probe(k) {
+			status, probed = solver.Solved, true
+		}
 		if s.Monitor != nil {
 			s.Monitor(it)
 		}
@@ -79,7 +80,7 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		}
 	}
 	mode := certClose
-	if status == solver.TimeLimit || status == solver.Interrupted {
+	if status == solver.TimeLimit || status == solver.Interrupted || probed {
 		mode = certHurry
 	}
 	if status != solver.Failed && (st.lastCert != k || s.Face) && !st.certify(k, mode) {
@@ -96,6 +97,15 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		fmt.Fprintf(s.Verbose, "status %v after %d iterations (%d restarts from the average), %v; energy bound %.10g\n", status, k, st.avg.restarts, st.it.Time.Round(time.Millisecond), st.bestE)
 	}
 	return st.result(status)
+}
+
+// probe calls Settings.Probe at iteration k when it is due.
+func (st *state) probe(k int) bool {
+	s, it := &st.s, &st.it
+	if s.Probe == nil || k%s.ProbeEvery != 0 || max(it.Gap, it.PrimalInfeasibility) > s.ProbeTol {
+		return false
+	}
+	return s.Probe(st.result(solver.Unsolved))
 }
 
 // wantCertificate reports whether iteration k takes a certificate: every
@@ -139,6 +149,8 @@ func (s *Settings) check(prob *sdr.Problem) error {
 		return errors.New("sdpad: Eps must be positive")
 	case s.BoundEvery <= 0:
 		return errors.New("sdpad: BoundEvery must be positive")
+	case s.Probe != nil && s.ProbeEvery <= 0:
+		return errors.New("sdpad: ProbeEvery must be positive")
 	case s.RestartEvery < 0:
 		return errors.New("sdpad: RestartEvery must be nonnegative")
 	case s.Rank <= 0 || s.MaxRank < s.Rank || s.RankEvery <= 0 || !(s.RankDelta >= 0):

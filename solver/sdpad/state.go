@@ -32,6 +32,8 @@ type primal interface {
 	// rank returns the rank of the last projection and the eigensolver's
 	// operator applications in it (0 for a dense method).
 	rank() (r, matvecs int)
+	// attach sets the primal part of a Result: X (dense) or Factor.
+	attach(r *Result)
 }
 
 // certMode says which certificate is asked for.
@@ -63,8 +65,10 @@ type state struct {
 	mu       float64
 
 	it       Iterate
-	bestLow  float64       // best certified bound on min <C,Xbar>
-	bestE    float64       // best certified energy bound
+	bestLow  float64   // best certified bound on min <C,Xbar>
+	bestE    float64   // best certified energy bound
+	bestY    []float64 // the dual iterate of bestLow
+	bestZ    []float64
 	lastCert int           // iteration of the last certificate
 	dinf     float64       // dual infeasibility (§8) of the last certificate
 	dinfFace float64       // dual infeasibility with respect to the face

@@ -25,6 +25,8 @@ func (st *state) certify(k int, mode certMode) bool {
 	st.it.Certified = true
 	if c.LowerBound > st.bestLow {
 		st.bestLow = c.LowerBound
+		st.bestY = append(st.bestY[:0], st.y...)
+		st.bestZ = append(st.bestZ[:0], st.z...)
 	}
 	if c.EnergyBound > st.bestE {
 		st.bestE = c.EnergyBound
