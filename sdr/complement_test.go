@@ -9,7 +9,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"sdrmap/gen"
-	"sdrmap/internal/randmodel"
 )
 
 // TestComplement: for random duals and random assignments of finite energy,
@@ -21,28 +20,16 @@ func TestComplement(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
 	checked, refused := 0, 0
 	for checked < 150 {
-		m := randmodel.New(r, randmodel.Options{Vars: 1 + r.IntN(4), MaxCard: 4, Factors: r.IntN(6), MaxArity: 2, Forbidden: 0.15, Constant: true})
-		pw, err := m.Pairwise(nil)
-		if err != nil {
+		m, pw, p, ok := randTiny(r)
+		if !ok {
 			continue
 		}
-		p, err := Build(pw)
-		if err != nil {
-			continue
-		}
-		free := make([]int, m.NumVars())
-		for v := range free {
-			free[v] = -1
-		}
-		minE, _ := randmodel.BruteForce(m, free)
+		minE, _ := minEnergy(m)
 		x := make([]int, pw.NumVars())
 		for i := range x {
 			x[i] = r.IntN(pw.Card[i])
 		}
-		y, z := randVec(r, p.Y.Len), randVec(r, p.NumZ)
-		for k := range z {
-			z[k] = math.Abs(z[k])
-		}
+		y, z := randDual(r, p)
 		e := pw.Energy(x)
 		yc, zc, err := p.Complement(y, z, x)
 		if math.IsInf(e, 1) {
@@ -110,15 +97,8 @@ func TestComplementTies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		free := make([]int, m.NumVars())
-		for v := range free {
-			free[v] = -1
-		}
-		e, x := randmodel.BruteForce(m, free)
-		y, z := randVec(r, p.Y.Len), randVec(r, p.NumZ)
-		for k := range z {
-			z[k] = math.Abs(z[k])
-		}
+		e, x := minEnergy(m)
+		y, z := randDual(r, p)
 		yc, zc, err := p.Complement(y, z, x)
 		if err != nil {
 			t.Fatal(err)

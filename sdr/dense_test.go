@@ -106,6 +106,36 @@ func randSymDense(r *rand.Rand, n int) *mat.SymDense {
 	return m
 }
 
+// randDual returns a random dual point of p: y standard normal, z = |N(0,1)|.
+func randDual(r *rand.Rand, p *Problem) (y, z []float64) {
+	y, z = randVec(r, p.Y.Len), randVec(r, p.NumZ)
+	for k := range z {
+		z[k] = math.Abs(z[k])
+	}
+	return y, z
+}
+
+// minEnergy returns the brute-force minimum energy of m without evidence.
+func minEnergy(m *model.Model) (float64, []int) {
+	free := make([]int, m.NumVars())
+	for v := range free {
+		free[v] = -1
+	}
+	return randmodel.BruteForce(m, free)
+}
+
+// randTiny draws a random model of at most 4 variables (forbidden entries,
+// a constant) and returns it with its problem, or ok false when it has none.
+func randTiny(r *rand.Rand) (m *model.Model, pw *model.Pairwise, p *Problem, ok bool) {
+	m = randmodel.New(r, randmodel.Options{Vars: 1 + r.IntN(4), MaxCard: 4, Factors: r.IntN(6), MaxArity: 2, Forbidden: 0.15, Constant: true})
+	pw, err := m.Pairwise(nil)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	p, err = Build(pw)
+	return m, pw, p, err == nil
+}
+
 func randVec(r *rand.Rand, n int) []float64 {
 	v := make([]float64, n)
 	for k := range v {

@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-
-	"sdrmap/internal/randmodel"
 )
 
 // TestCertifyRandomDuals: for arbitrary y and z >= 0 the certified energy
@@ -17,20 +15,11 @@ func TestCertifyRandomDuals(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 20))
 	checked := 0
 	for checked < 150 {
-		m := randmodel.New(r, randmodel.Options{Vars: 1 + r.IntN(4), MaxCard: 4, Factors: r.IntN(6), MaxArity: 2, Forbidden: 0.15, Constant: true})
-		pw, err := m.Pairwise(nil)
-		if err != nil {
+		m, _, p, ok := randTiny(r)
+		if !ok {
 			continue
 		}
-		p, err := Build(pw)
-		if err != nil {
-			continue
-		}
-		free := make([]int, m.NumVars())
-		for v := range free {
-			free[v] = -1
-		}
-		minE, _ := randmodel.BruteForce(m, free)
+		minE, _ := minEnergy(m)
 		if math.IsInf(minE, 1) {
 			continue
 		}
