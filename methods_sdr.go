@@ -40,7 +40,11 @@ func init() {
 // §7, iterativeRound). Unless Settings.NoPolish, the candidates are
 // polished (polishAll); the best is kept. The relaxations get 1 -
 // searchShare of the time limit. The bound is the certified energy bound
-// (spec §9) of the first relaxation, the only one over the whole model.
+// (spec §9) of the first relaxation, the only one over the whole model:
+// the best of its iterates', after SDPAD-LR that iterate's again to the
+// closing tolerance (the run's certificates lose n+1 times the residual of
+// a loose eigensolve), and that of the point complementary to the best
+// assignment.
 func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lowRank bool) ([]int, error) {
 	if s.Rounding != "" && s.Rounding != RoundSample && s.Rounding != RoundIterative {
 		return nil, fmt.Errorf("unknown rounding %q (want %s or %s)", s.Rounding, RoundSample, RoundIterative)
@@ -56,9 +60,11 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 	relaxLimit := time.Duration(float64(s.TimeLimit) * (1 - searchShare))
 	set := sdrSettings(s, r, prob)
 	set.TimeLimit = relaxLimit
-	certify := func(d *sdpad.Result, x []int, when string) float64 {
+	// certify returns the bound of the dual point complementary to x; a
+	// probe only wants a proof of x (see complementBound).
+	certify := func(d *sdpad.Result, x []int, when string, probe bool) float64 {
 		t0 := time.Now()
-		b := complementBound(prob, d, x, set)
+		b := complementBound(prob, d, x, probe, set)
 		if s.Log != nil {
 			fmt.Fprintf(s.Log, "certificate at an assignment of energy %.9g (%s): bound %.9g (iterates: %.9g), %v\n",
 				p.Energy(x), when, b, d.EnergyBound, time.Since(t0).Round(time.Millisecond))
@@ -73,7 +79,7 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 			if x == nil {
 				return false
 			}
-			if b := certify(d, x, fmt.Sprintf("probe at iteration %d", d.Iterations)); proven(e, b) {
+			if b := certify(d, x, fmt.Sprintf("probe at iteration %d", d.Iterations), true); proven(e, b) {
 				probed, probeBound = x, b
 				return true
 			}
@@ -99,6 +105,16 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 	}
 	if res.Status == solver.Failed {
 		return nil, nil
+	}
+	if lowRank && probed == nil && res.BestY != nil {
+		t0 := time.Now()
+		if c, _, err := sdpad.CertifyFace(prob, res.BestY, res.BestZ, nil, math.Inf(-1), set); err == nil && c.EnergyBound > r.Bound {
+			r.Bound = c.EnergyBound
+		}
+		if s.Log != nil {
+			fmt.Fprintf(s.Log, "best dual iterate certified to the closing tolerance: bound %.9g (iterates: %.9g), %v\n",
+				r.Bound, res.EnergyBound, time.Since(t0).Round(time.Millisecond))
+		}
 	}
 	roundStart := time.Now()
 	var cands [][]int
@@ -143,7 +159,7 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 		sctx, cancel = context.WithDeadline(ctx, start.Add(s.TimeLimit))
 		defer cancel()
 	}
-	best, bestE, bound := polishAll(sctx, p, cands, r.Bound, func(x []int) float64 { return certify(res, x, "rounding") }, s)
+	best, bestE, bound := polishAll(sctx, p, cands, r.Bound, func(x []int) float64 { return certify(res, x, "rounding", false) }, s)
 	if bound > r.Bound {
 		r.Bound, r.SDR.Complement = bound, true
 	}
@@ -259,9 +275,16 @@ func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, bound floa
 // slack after the dense solver, from LOBPCG on the face
 // (sdpad.CertifyFace) after the low-rank one. When the relaxation is tight
 // at x and the iterate near a solution, it proves x optimal long before
-// the iterates' own bounds do. -Inf when it cannot be computed.
-func complementBound(prob *sdr.Problem, res *sdpad.Result, x []int, set sdpad.Settings) float64 {
+// the iterates' own bounds do. With onlyProof (probes), a point whose
+// loose eigensolve shows that it cannot prove x optimal is not certified
+// to full accuracy (sdpad.CertifyFace's target). -Inf when it cannot be
+// computed.
+func complementBound(prob *sdr.Problem, res *sdpad.Result, x []int, onlyProof bool, set sdpad.Settings) float64 {
 	bound, e := math.Inf(-1), prob.Pairwise.Energy(x)
+	target := math.Inf(-1)
+	if onlyProof {
+		target = e - gapTol*(1+math.Abs(e))
+	}
 	for _, dual := range [][2][]float64{{res.BestY, res.BestZ}, {res.Y, res.Z}} {
 		if dual[0] == nil || proven(e, bound) {
 			continue
@@ -276,7 +299,7 @@ func complementBound(prob *sdr.Problem, res *sdpad.Result, x []int, set sdpad.Se
 		} else {
 			var v *mat.Dense
 			if v, err = prob.Point(x); err == nil {
-				c, _, err = sdpad.CertifyFace(prob, y, z, v, set)
+				c, _, err = sdpad.CertifyFace(prob, y, z, v, target, set)
 			}
 		}
 		if err == nil {

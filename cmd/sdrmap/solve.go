@@ -73,10 +73,11 @@ Solvers: ` + strings.Join(sdrmap.Solvers(), ", ") + `
             an iterated local search (random blocks reassigned, tree-block
             moves) until it stalls; under --time-limit the search may run until
             the limit; bound certified (spec §9): the best of the dual
-            iterates' bounds and of the dual point complementary to the best
+            iterates' bounds (after sdpad-lr, the best iterate's again with
+            a tight eigensolve) and of the dual point complementary to the best
             assignment, which proves it optimal when the relaxation is tight
             there (JSON "complement": true when that one is the larger).
-            Every 100 iterations (gap and pinf below 1e-2) a probe rounds
+            Every 20 iterations (gap and pinf below 0.1) a probe rounds
             the iterate and certifies the result so; when that proves it
             optimal the relaxation stops there (--no-probe: never)
   sdpad-lr  the same relaxation solved by SDPAD-LR (the paper's Algorithm 2:
@@ -183,7 +184,7 @@ which is still printed and written to -o.`,
 	f.IntVar(&s.Rank, "rank", 0, "sdpad-lr: initial rank of Xbar = Y Y^T (0: 4)")
 	f.IntVar(&s.MaxRank, "max-rank", 0, "sdpad-lr: largest rank (0: 32)")
 	f.BoolVar(&s.NoRestart, "no-restart", false, "sdpad, sdpad-lr: never restart the iteration from the average of its iterates (the paper's iteration)")
-	f.BoolVar(&s.NoProbe, "no-probe", false, "sdpad, sdpad-lr: solve the relaxation to --tol even when a probe (rounding and a certificate every 100 iterations) has proven an assignment optimal")
+	f.BoolVar(&s.NoProbe, "no-probe", false, "sdpad, sdpad-lr: solve the relaxation to --tol even when a probe (rounding and a certificate every 20 iterations) has proven an assignment optimal")
 	f.Float64Var(&s.Tol, "tol", 0, "sdpad, sdpad-lr: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
 	f.IntVar(&s.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
 	f.Float64Var(&maxStates, "max-states", 1e9, "exact: refuse models with more joint states")

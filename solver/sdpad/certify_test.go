@@ -34,7 +34,7 @@ func TestCertifyFace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, exact, err := CertifyFace(p, d[0], d[1], v, s)
+		got, exact, err := CertifyFace(p, d[0], d[1], v, math.Inf(-1), s)
 		if err != nil || !exact {
 			t.Fatalf("CertifyFace: exact %v, %v", exact, err)
 		}
@@ -46,6 +46,46 @@ func TestCertifyFace(t *testing.T) {
 	best, _ := p.Certify(res.BestY, res.BestZ)
 	if best.EnergyBound != res.EnergyBound {
 		t.Fatalf("bound of the best dual iterate %v, reported %v", best.EnergyBound, res.EnergyBound)
+	}
+}
+
+// TestCertifyFaceScreen: the screen of CertifyFace never stops short of a
+// reachable target, and what it returns for an unreachable one is still a
+// bound. A 6 x 6 grid is large enough for LOBPCG, and a loose screen makes
+// its two eigensolves differ.
+func TestCertifyFaceScreen(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 46))
+	p := build(t, gridPW(r, 6, 3))
+	s := DefaultSettings()
+	s.Tol = 1e-2
+	res := solveLR(t, p, s)
+	x := make([]int, len(res.Marginals))
+	for i, m := range res.Marginals {
+		for a, v := range m {
+			if v > m[x[i]] {
+				x[i] = a
+			}
+		}
+	}
+	yc, zc, err := p.Complement(res.Y, res.Z, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.CertifyTol = 1e-2
+	for _, d := range [][2][]float64{{res.Y, res.Z}, {yc, zc}} {
+		want, err := p.Certify(d[0], d[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		tol := 1e-9 * (1 + math.Abs(want.EnergyBound))
+		reach, _, err := CertifyFace(p, d[0], d[1], nil, want.EnergyBound-tol, s)
+		if err != nil || reach.EnergyBound < want.EnergyBound-tol {
+			t.Fatalf("reachable target %v: bound %v, %v", want.EnergyBound-tol, reach.EnergyBound, err)
+		}
+		loose, _, err := CertifyFace(p, d[0], d[1], nil, want.EnergyBound+1, s)
+		if err != nil || loose.EnergyBound > want.EnergyBound+tol {
+			t.Fatalf("unreachable target: bound %v above the dense %v, %v", loose.EnergyBound, want.EnergyBound, err)
+		}
 	}
 }
 

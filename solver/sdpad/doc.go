@@ -119,6 +119,8 @@
 // caller stop the run early: sdrmap rounds the iterate every ProbeEvery
 // iterations and stops when that certificate proves the assignment
 // optimal, since a tight relaxation needs no more accuracy than that.
+// CertifyFace screens such a point with a loose eigensolve first, so that
+// a probe that cannot prove costs about one iteration.
 //
 // # Projection
 //
