@@ -71,6 +71,8 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 		}
 		return b
 	}
+	// A probe's bound holds for every assignment, not only its own: the
+	// best is kept.
 	var probed []int
 	probeBound := math.Inf(-1)
 	if !s.NoProbe {
@@ -79,8 +81,12 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 			if x == nil {
 				return false
 			}
-			if b := certify(d, x, fmt.Sprintf("probe at iteration %d", d.Iterations), true); proven(e, b) {
-				probed, probeBound = x, b
+			b := certify(d, x, fmt.Sprintf("probe at iteration %d", d.Iterations), true)
+			if b > probeBound {
+				probeBound = b
+			}
+			if proven(e, b) {
+				probed = x
 				return true
 			}
 			return false
@@ -98,22 +104,25 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 	if !math.IsInf(res.EnergyBound, 0) && !math.IsNaN(res.EnergyBound) {
 		r.Bound = res.EnergyBound
 	}
+	complement := probeBound > r.Bound
+	r.Bound = max(r.Bound, probeBound)
 	r.SDR = &SDRInfo{
 		PrimalObjective: res.PrimalObjective, DualObjective: res.DualObjective, Gap: res.Gap,
 		PrimalInfeasibility: res.PrimalInfeasibility, DualInfeasibility: res.FaceDualInfeasibility,
-		Dimension: prob.N(), Rank: res.Rank, Restarts: res.Restarts,
+		Dimension: prob.N(), Rank: res.Rank, Restarts: res.Restarts, Complement: complement,
 	}
 	if res.Status == solver.Failed {
 		return nil, nil
 	}
 	if lowRank && probed == nil && res.BestY != nil {
 		t0 := time.Now()
-		if c, _, err := sdpad.CertifyFace(prob, res.BestY, res.BestZ, nil, math.Inf(-1), set); err == nil && c.EnergyBound > r.Bound {
-			r.Bound = c.EnergyBound
+		c, _, err := sdpad.CertifyFace(prob, res.BestY, res.BestZ, nil, math.Inf(-1), set)
+		if err == nil && c.EnergyBound > r.Bound {
+			r.Bound, r.SDR.Complement = c.EnergyBound, false
 		}
-		if s.Log != nil {
+		if s.Log != nil && err == nil {
 			fmt.Fprintf(s.Log, "best dual iterate certified to the closing tolerance: bound %.9g (iterates: %.9g), %v\n",
-				r.Bound, res.EnergyBound, time.Since(t0).Round(time.Millisecond))
+				c.EnergyBound, res.EnergyBound, time.Since(t0).Round(time.Millisecond))
 		}
 	}
 	roundStart := time.Now()
@@ -121,7 +130,6 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 	switch {
 	case probed != nil:
 		cands = [][]int{probed}
-		r.Bound, r.SDR.Complement = max(r.Bound, probeBound), true
 	case s.Rounding == "" || s.Rounding == RoundSample:
 		y := res.Factor
 		if y == nil {

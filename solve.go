@@ -90,9 +90,9 @@ type SDRInfo struct {
 	Dimension           int     `json:"dimension"`
 	Rank                int     `json:"rank,omitempty"`
 	Restarts            int     `json:"restarts"` // restarts from the average of the iterates
-	// Complement reports that the bound is that of the dual point
-	// complementary to the assignment (sdr.Problem.Complement), better
-	// than the iterates' own.
+	// Complement reports that the bound is that of a dual point
+	// complementary to a rounded assignment (sdr.Problem.Complement: the
+	// one returned or a probe's), better than the iterates' own.
 	Complement bool `json:"complement"`
 }
 
