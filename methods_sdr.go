@@ -60,11 +60,11 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 	relaxLimit := time.Duration(float64(s.TimeLimit) * (1 - searchShare))
 	set := sdrSettings(s, r, prob)
 	set.TimeLimit = relaxLimit
-	// certify returns the bound of the dual point complementary to x; a
-	// probe only wants a proof of x (see complementBound).
-	certify := func(d *sdpad.Result, x []int, when string, probe bool) float64 {
+	// certify returns the bound of the dual point complementary to x,
+	// certified tightly only if it can reach target (see complementBound).
+	certify := func(d *sdpad.Result, x []int, when string, target float64) float64 {
 		t0 := time.Now()
-		b := complementBound(prob, d, x, probe, set)
+		b := complementBound(prob, d, x, target, set)
 		if s.Log != nil {
 			fmt.Fprintf(s.Log, "certificate at an assignment of energy %.9g (%s): bound %.9g (iterates: %.9g), %v\n",
 				p.Energy(x), when, b, d.EnergyBound, time.Since(t0).Round(time.Millisecond))
@@ -81,7 +81,7 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 			if x == nil {
 				return false
 			}
-			b := certify(d, x, fmt.Sprintf("probe at iteration %d", d.Iterations), true)
+			b := certify(d, x, fmt.Sprintf("probe at iteration %d", d.Iterations), e-gapTol*(1+math.Abs(e)))
 			if b > probeBound {
 				probeBound = b
 			}
@@ -167,7 +167,7 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 		sctx, cancel = context.WithDeadline(ctx, start.Add(s.TimeLimit))
 		defer cancel()
 	}
-	best, bestE, bound := polishAll(sctx, p, cands, r.Bound, func(x []int) float64 { return certify(res, x, "rounding", false) }, s)
+	best, bestE, bound := polishAll(sctx, p, cands, r.Bound, func(x []int) float64 { return certify(res, x, "rounding", r.Bound) }, s)
 	if bound > r.Bound {
 		r.Bound, r.SDR.Complement = bound, true
 	}
@@ -283,16 +283,12 @@ func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, bound floa
 // slack after the dense solver, from LOBPCG on the face
 // (sdpad.CertifyFace) after the low-rank one. When the relaxation is tight
 // at x and the iterate near a solution, it proves x optimal long before
-// the iterates' own bounds do. With onlyProof (probes), a point whose
-// loose eigensolve shows that it cannot prove x optimal is not certified
-// to full accuracy (sdpad.CertifyFace's target). -Inf when it cannot be
-// computed.
-func complementBound(prob *sdr.Problem, res *sdpad.Result, x []int, onlyProof bool, set sdpad.Settings) float64 {
+// the iterates' own bounds do. A point whose loose eigensolve shows that
+// its bound stays below target (a probe: what proves x optimal; after the
+// rounding: the bound so far) is not certified to full accuracy
+// (sdpad.CertifyFace). -Inf when it cannot be computed.
+func complementBound(prob *sdr.Problem, res *sdpad.Result, x []int, target float64, set sdpad.Settings) float64 {
 	bound, e := math.Inf(-1), prob.Pairwise.Energy(x)
-	target := math.Inf(-1)
-	if onlyProof {
-		target = e - gapTol*(1+math.Abs(e))
-	}
 	for _, dual := range [][2][]float64{{res.BestY, res.BestZ}, {res.Y, res.Z}} {
 		if dual[0] == nil || proven(e, bound) {
 			continue
