@@ -113,7 +113,14 @@ func TestSDPSolversAgree(t *testing.T) {
 				if d := relDiff(r.DualObjective, want); d > 1e-4 {
 					t.Errorf("%s: dual objective %.10g, sdpad %.10g (relative difference %.3g)", c.name, r.DualObjective, want, d)
 				}
-				if d := relDiff(r.Objective, want); d > c.objTol {
+				// A solver that says it stopped short is held to the gap it
+				// reports: SDPA 7 ends "pdFEAS" at a relative gap of 5e-4 on
+				// pdb1akg on an AMD EPYC machine (1e-4 was enough on a Xeon).
+				objTol := c.objTol
+				if r.Status == peers.StatusInaccurate && !math.IsNaN(r.RelGap) {
+					objTol = max(objTol, 2*r.RelGap)
+				}
+				if d := relDiff(r.Objective, want); d > objTol {
 					t.Errorf("%s: objective %.10g, sdpad %.10g (relative difference %.3g)", c.name, r.Objective, want, d)
 				}
 				// The X side is an upper bound on the minimum.
