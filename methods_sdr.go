@@ -114,7 +114,7 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 	if res.Status == solver.Failed {
 		return nil, nil
 	}
-	if lowRank && probed == nil && res.BestY != nil {
+	if lowRank && probed == nil && res.BestY != nil && ctx.Err() == nil {
 		t0 := time.Now()
 		c, _, err := sdpad.CertifyFace(prob, res.BestY, res.BestZ, nil, math.Inf(-1), set)
 		if err == nil && c.EnergyBound > r.Bound {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -25,9 +26,11 @@ func TestMain(m *testing.M) {
 }
 
 // TestInterrupt sends SIGINT to `sdrmap solve --solver sdpad-lr` one second
-// into a run on a 200 x 200 Potts grid with 5 labels (N = 200,001) and
-// checks that it exits 0 with status interrupted, a finite certified bound
-// below the energy, and a valid assignment in the -o file.
+// into the relaxation (its -v header marks the start; a signal during the
+// parsing, before solve listens, would just end the process) on a 200 x
+// 200 Potts grid with 5 labels (N = 200,001) and checks that it exits 0
+// with status interrupted, a finite certified bound below the energy, and
+// a valid assignment in the -o file.
 func TestInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large instance")
@@ -39,11 +42,17 @@ func TestInterrupt(t *testing.T) {
 		t.Fatalf("gen: exit %d: %s", code, errs)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "SDRMAP_MAIN_ARGS="+strings.Join([]string{"solve", model, "--solver", "sdpad-lr", "--json", "-o", res}, "\x1f"))
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Env = append(os.Environ(), "SDRMAP_MAIN_ARGS="+strings.Join([]string{"solve", model, "--solver", "sdpad-lr", "--json", "-v", "-o", res}, "\x1f"))
+	var out bytes.Buffer
+	errb := &watcher{want: "sdpad-lr: N = ", seen: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = &out, errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
+	}
+	select {
+	case <-errb.seen:
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("the relaxation did not start within 2 minutes: %s", errb.String())
 	}
 	time.Sleep(time.Second)
 	sent := time.Now()
@@ -76,4 +85,29 @@ func TestInterrupt(t *testing.T) {
 	if e := m.Energy(x); math.Abs(e-o.Energy) > 1e-9*(1+math.Abs(e)) {
 		t.Fatalf("written assignment has energy %v, reported %v", e, o.Energy)
 	}
+}
+
+// watcher is the child's stderr: it closes seen once want has been written.
+type watcher struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	want string
+	seen chan struct{}
+}
+
+func (w *watcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	had := strings.Contains(w.buf.String(), w.want)
+	w.buf.Write(p)
+	if !had && strings.Contains(w.buf.String(), w.want) {
+		close(w.seen)
+	}
+	return len(p), nil
+}
+
+func (w *watcher) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }
