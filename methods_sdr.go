@@ -72,14 +72,17 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 		return b
 	}
 	// A probe's bound holds for every assignment, not only its own: the
-	// best is kept.
-	var probed []int
-	probeBound := math.Inf(-1)
+	// best is kept, and so is the best assignment of the probes.
+	var probed, probeBest []int
+	probeBound, probeBestE := math.Inf(-1), math.Inf(1)
 	if !s.NoProbe {
 		set.Probe = func(d *sdpad.Result) bool {
 			x, e := probeRound(prob, d, s.Seed)
 			if x == nil {
 				return false
+			}
+			if e < probeBestE {
+				probeBest, probeBestE = x, e
 			}
 			b := certify(d, x, fmt.Sprintf("probe at iteration %d", d.Iterations), e-gapTol*(1+math.Abs(e)))
 			if b > probeBound {
@@ -160,6 +163,9 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 		}
 		r.Rounds += rounds
 		cands = [][]int{x}
+	}
+	if probed == nil && probeBest != nil {
+		cands = append(cands, probeBest)
 	}
 	sctx := ctx
 	if s.TimeLimit > 0 {
