@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"sdrmap/sdr"
 	"sdrmap/solver"
 )
 
@@ -15,16 +16,8 @@ import (
 // no higher than the dense one allows; the best dual iterate gives the
 // reported bound.
 func TestCertifyFace(t *testing.T) {
-	r := rand.New(rand.NewPCG(41, 42))
-	p := build(t, gridPW(r, 4, 3))
+	p, res, x, yc, zc := looseGrid(t, 41, 4)
 	s := DefaultSettings()
-	s.Tol = 1e-2
-	res := solve(t, p, s)
-	x := p.Argmax(res.X.RawSymmetric().Data[:p.N()])
-	yc, zc, err := p.Complement(res.Y, res.Z, x)
-	if err != nil {
-		t.Fatal(err)
-	}
 	v, err := p.Point(x)
 	if err != nil {
 		t.Fatal(err)
@@ -54,23 +47,8 @@ func TestCertifyFace(t *testing.T) {
 // bound. A 6 x 6 grid is large enough for LOBPCG, and a loose screen makes
 // its two eigensolves differ.
 func TestCertifyFaceScreen(t *testing.T) {
-	r := rand.New(rand.NewPCG(45, 46))
-	p := build(t, gridPW(r, 6, 3))
+	p, res, _, yc, zc := looseGrid(t, 45, 6)
 	s := DefaultSettings()
-	s.Tol = 1e-2
-	res := solveLR(t, p, s)
-	x := make([]int, len(res.Marginals))
-	for i, m := range res.Marginals {
-		for a, v := range m {
-			if v > m[x[i]] {
-				x[i] = a
-			}
-		}
-	}
-	yc, zc, err := p.Complement(res.Y, res.Z, x)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s.CertifyTol = 1e-2
 	for _, d := range [][2][]float64{{res.Y, res.Z}, {yc, zc}} {
 		want, err := p.Certify(d[0], d[1])
@@ -87,6 +65,23 @@ func TestCertifyFaceScreen(t *testing.T) {
 			t.Fatalf("unreachable target: bound %v above the dense %v, %v", loose.EnergyBound, want.EnergyBound, err)
 		}
 	}
+}
+
+// looseGrid solves a random k x k Potts grid with 3 labels by Solve to
+// 1e-2 and returns its argmax assignment and the dual point complementary
+// to it.
+func looseGrid(t *testing.T, seed uint64, k int) (*sdr.Problem, *Result, []int, []float64, []float64) {
+	t.Helper()
+	p := build(t, gridPW(rand.New(rand.NewPCG(seed, seed+1)), k, 3))
+	s := DefaultSettings()
+	s.Tol = 1e-2
+	res := solve(t, p, s)
+	x := p.Argmax(res.X.RawSymmetric().Data[:p.N()])
+	yc, zc, err := p.Complement(res.Y, res.Z, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, res, x, yc, zc
 }
 
 // TestProbe: a probe that accepts at its third call ends the run there with
