@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"log"
 
-	"sdrmap"
-	"sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap"
+	"github.com/sdrmap/sdrmap/format/uai"
 )
 
 // Solve a UAI model with the low-rank SDR solver: the certified bound shows

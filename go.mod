@@ -1,4 +1,4 @@
-module sdrmap
+module github.com/sdrmap/sdrmap
 
 go 1.26.8
 

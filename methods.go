@@ -6,11 +6,11 @@ import (
 	"math"
 	"time"
 
-	"sdrmap/model"
-	"sdrmap/solver"
-	"sdrmap/solver/exact"
-	"sdrmap/solver/icm"
-	"sdrmap/solver/trws"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver"
+	"github.com/sdrmap/sdrmap/solver/exact"
+	"github.com/sdrmap/sdrmap/solver/icm"
+	"github.com/sdrmap/sdrmap/solver/trws"
 )
 
 func init() {

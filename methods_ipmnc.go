@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"sdrmap/model"
-	"sdrmap/solver/ipmnc"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver/ipmnc"
 )
 
 func init() {

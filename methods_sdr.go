@@ -12,12 +12,12 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"sdrmap/model"
-	"sdrmap/rounding"
-	"sdrmap/sdr"
-	"sdrmap/solver"
-	"sdrmap/solver/icm"
-	"sdrmap/solver/sdpad"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/rounding"
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
+	"github.com/sdrmap/sdrmap/solver/icm"
+	"github.com/sdrmap/sdrmap/solver/sdpad"
 )
 
 // roundingDraws is the number of assignments drawn from the relaxation:

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"sdrmap/gen"
+	"github.com/sdrmap/sdrmap/gen"
 )
 
 // TestProbeBoundKept: the bound of every probe's certificate holds for

@@ -18,12 +18,12 @@ import (
 	"sync"
 	"time"
 
-	"sdrmap/higherorder"
-	"sdrmap/model"
-	"sdrmap/solver"
-	"sdrmap/solver/feasible"
-	"sdrmap/solver/icm"
-	"sdrmap/solver/lns"
+	"github.com/sdrmap/sdrmap/higherorder"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver"
+	"github.com/sdrmap/sdrmap/solver/feasible"
+	"github.com/sdrmap/sdrmap/solver/icm"
+	"github.com/sdrmap/sdrmap/solver/lns"
 )
 
 // Settings selects and configures the solver. The zero value of every field

@@ -6,12 +6,12 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sdrmap/internal/randmodel"
-	"sdrmap/model"
-	"sdrmap/rounding"
-	"sdrmap/sdr"
-	"sdrmap/solver"
-	"sdrmap/solver/sdpad"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/rounding"
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
+	"github.com/sdrmap/sdrmap/solver/sdpad"
 )
 
 // TestSolveHigherOrder runs the pipeline with the exact solver on random

@@ -5,10 +5,10 @@ import (
 	"math"
 	"testing"
 
-	"sdrmap/gen"
-	"sdrmap/internal/randmodel"
-	"sdrmap/model"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // TestSolveShiftInvariant solves small ORIENT models (shift invariant, no

@@ -10,13 +10,13 @@ import (
 	"testing"
 	"time"
 
-	"sdrmap/bench/peers"
-	"sdrmap/format/uai"
-	"sdrmap/gen"
-	"sdrmap/internal/refdata"
-	"sdrmap/model"
-	"sdrmap/sdr"
-	"sdrmap/solver/sdpad"
+	"github.com/sdrmap/sdrmap/bench/peers"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/internal/refdata"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver/sdpad"
 )
 
 // sdpInstances are the instances of the SDP solver comparison (the paper's

@@ -16,7 +16,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // Stream constants of the PCG generators, one per family, so that two

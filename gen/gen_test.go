@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"sdrmap/format/uai"
-	"sdrmap/model"
-	"sdrmap/solver"
-	"sdrmap/solver/exact"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver"
+	"github.com/sdrmap/sdrmap/solver/exact"
 )
 
 func TestDeterministic(t *testing.T) {

@@ -29,7 +29,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // DefaultTol is the default tolerance of the decomposition test.

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"sdrmap/internal/randmodel"
-	"sdrmap/model"
-	"sdrmap/solver"
-	"sdrmap/solver/exact"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver"
+	"github.com/sdrmap/sdrmap/solver/exact"
 )
 
 var encodings = []Encoding{EncodeAuto, EncodeJoint, EncodeSplit}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // auxPlan is an auxiliary variable over the joint configurations of scope,

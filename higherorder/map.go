@@ -3,7 +3,7 @@ package higherorder
 import (
 	"fmt"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // Map relates the converted model to the original one. Original variable v

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // table returns a table over cards with random values and the entries

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"sdrmap/format/uai"
-	"sdrmap/internal/refdata"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/internal/refdata"
 )
 
 // TestSharedInstances converts the shared higher-order instances, logs the

@@ -1,6 +1,6 @@
 package higherorder
 
-import "sdrmap/model"
+import "github.com/sdrmap/sdrmap/model"
 
 // Size is the size of a model as the second-order relaxation sees it.
 type Size struct {

@@ -3,8 +3,8 @@ package higherorder
 import (
 	"math"
 
-	"sdrmap/internal/fsum"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/internal/fsum"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // size returns the number of joint configurations prod_p cards[p].

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // randomPairwiseTable returns a table over cards that is a constant plus

@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"math"
 
-	"sdrmap/internal/fsum"
+	"github.com/sdrmap/sdrmap/internal/fsum"
 )
 
 // Table is a dense potential table in log space. Log[k] = ln phi for entry k;

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"sdrmap/internal/randmodel"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // TestPairwiseEnergy checks that the pairwise view (duplicate scopes summed,

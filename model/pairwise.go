@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"sdrmap/internal/fsum"
+	"github.com/sdrmap/sdrmap/internal/fsum"
 )
 
 // Observation clamps variable Var to state Value.

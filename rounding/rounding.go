@@ -8,8 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"sdrmap/model"
-	"sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/sdr"
 )
 
 // TMax is the paper's threshold t_max: a variable whose largest marginal

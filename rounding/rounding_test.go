@@ -6,9 +6,9 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"sdrmap/internal/randmodel"
-	"sdrmap/model"
-	"sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/sdr"
 )
 
 func TestFix(t *testing.T) {

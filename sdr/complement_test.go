@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"sdrmap/gen"
+	"github.com/sdrmap/sdrmap/gen"
 )
 
 // TestComplement: for random duals and random assignments of finite energy,

@@ -8,8 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"sdrmap/internal/randmodel"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // naive is the SDR built entry by entry from the definitions of §3 (plus

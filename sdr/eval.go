@@ -6,7 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"sdrmap/internal/fsum"
+	"github.com/sdrmap/sdrmap/internal/fsum"
 )
 
 // PrimalObjective returns <C, X> (X read on the pattern, where C lives).

@@ -3,8 +3,8 @@ package sdr
 import (
 	"math/rand/v2"
 
-	"sdrmap/gen"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // gridModel returns a side x side Potts grid (gen.PottsGrid, coupling 1).

@@ -7,9 +7,9 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"sdrmap/gen"
-	"sdrmap/internal/randmodel"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // randSym fills s with random values on its pattern (diagonal blocks kept

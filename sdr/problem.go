@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // ErrInfeasible reports a model without any assignment of finite energy,

@@ -8,8 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"sdrmap/internal/randmodel"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // TestTransfer conditions random models on random evidence and checks that

@@ -3,7 +3,7 @@ package peers
 import (
 	"slices"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // scopesSorted reports whether every factor lists its scope in increasing

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
 )
 
 // TestSortScopes: sorted scopes, same energy for every assignment.

@@ -13,15 +13,15 @@ import (
 	"testing"
 	"time"
 
-	"sdrmap/bench/peers"
-	"sdrmap/format/uai"
-	"sdrmap/gen"
-	"sdrmap/internal/randmodel"
-	"sdrmap/internal/refdata"
-	"sdrmap/model"
-	"sdrmap/sdr"
-	"sdrmap/solver"
-	"sdrmap/solver/sdpad"
+	"github.com/sdrmap/sdrmap/bench/peers"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/internal/refdata"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
+	"github.com/sdrmap/sdrmap/solver/sdpad"
 )
 
 // example is the UAI 2008 side-chain model shipped with the repository.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/sdr"
 )
 
 // WriteSDPAFile writes the SDPA sparse export of prob (sdr.WriteSDPA) to path.

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"sdrmap/format/uai"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // StatusFeasible: toulbar2 stopped with an assignment but without proving

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"sdrmap/gen"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // GenKinds are the kinds of generated instances (those of `sdrmap gen`).

@@ -17,12 +17,12 @@ import (
 	"sync"
 	"time"
 
-	"sdrmap"
-	"sdrmap/bench/peers"
-	"sdrmap/format/uai"
-	"sdrmap/higherorder"
-	"sdrmap/model"
-	"sdrmap/sdr"
+	"github.com/sdrmap/sdrmap"
+	"github.com/sdrmap/sdrmap/bench/peers"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/higherorder"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/sdr"
 )
 
 // External solvers run through package peers: toulbar2 on the UAI file

@@ -30,8 +30,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"sdrmap/format/uai"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // Entry is one instance of a suite.

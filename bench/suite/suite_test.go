@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"sdrmap/bench/peers"
-	"sdrmap/format/uai"
-	"sdrmap/gen"
+	"github.com/sdrmap/sdrmap/bench/peers"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/gen"
 )
 
 // writeModels writes small UAI files under dir/a and dir/b, and an

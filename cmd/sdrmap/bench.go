@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdrmap/bench/suite"
+	"github.com/sdrmap/sdrmap/bench/suite"
 )
 
 // defaultBenchSolvers are the solvers of `sdrmap bench` without --solvers.

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"sdrmap/bench/suite"
-	"sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/bench/suite"
+	"github.com/sdrmap/sdrmap/format/uai"
 )
 
 // tinySuite writes a suite of two tiny generated instances.

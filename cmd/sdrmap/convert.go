@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdrmap/format/opengm"
-	"sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/format/opengm"
+	"github.com/sdrmap/sdrmap/format/uai"
 )
 
 func convertCmd() *cobra.Command {

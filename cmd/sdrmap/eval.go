@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdrmap/format/uai"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 func evalCmd() *cobra.Command {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/sdr"
 )
 
 func exportCmd() *cobra.Command {

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdrmap/bench/suite"
-	"sdrmap/format/uai"
-	"sdrmap/gen"
+	"github.com/sdrmap/sdrmap/bench/suite"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/gen"
 )
 
 // genOptions are the flags every kind shares.

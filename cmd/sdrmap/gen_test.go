@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/format/uai"
 )
 
 // genCases are small instances of every kind with their expected sizes.

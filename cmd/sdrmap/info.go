@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdrmap/higherorder"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/higherorder"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 func infoCmd() *cobra.Command {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/format/uai"
 )
 
 // TestMain lets the interrupt test run the command line in a child

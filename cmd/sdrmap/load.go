@@ -6,9 +6,9 @@ import (
 	"io"
 	"math"
 
-	"sdrmap/format/opengm"
-	"sdrmap/format/uai"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/format/opengm"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // Energy conventions, stated beside every energy that sdrmap prints. Both

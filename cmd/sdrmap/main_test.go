@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"sdrmap/format/opengm"
-	"sdrmap/internal/refdata"
+	"github.com/sdrmap/sdrmap/format/opengm"
+	"github.com/sdrmap/sdrmap/internal/refdata"
 )
 
 func runCLI(t *testing.T, args ...string) (string, string, int) {

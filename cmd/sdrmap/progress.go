@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"sdrmap"
+	"github.com/sdrmap/sdrmap"
 )
 
 // progressLine shows a one-line progress indicator, rewritten in place, on

@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"sdrmap"
-	"sdrmap/format/uai"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // solveOutput is what solve prints: as text (fixed layout, one "key value"

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // This file builds OpenGM layouts independently of the package's encoder,

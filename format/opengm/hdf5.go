@@ -138,7 +138,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // Enabled reports whether this build can read and write HDF5 files (built

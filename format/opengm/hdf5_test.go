@@ -15,8 +15,8 @@ import (
 	"sync"
 	"testing"
 
-	"sdrmap/format/uai"
-	"sdrmap/internal/refdata"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/internal/refdata"
 )
 
 // writeRaw writes r under group with the HDF5 library; opt, if not nil,

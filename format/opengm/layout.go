@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // Function type IDs (OpenGM's FunctionRegistration, FUNCTION_TYPE_ID_OFFSET

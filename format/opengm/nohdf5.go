@@ -5,7 +5,7 @@ package opengm
 import (
 	"fmt"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // Enabled reports whether this build can read and write HDF5 files (built

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"sdrmap/internal/refdata"
+	"github.com/sdrmap/sdrmap/internal/refdata"
 )
 
 // BenchmarkParse measures parsing speed on uncompressed text (MB/s is of

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // intToken is an integer with its position, for errors after the layout of

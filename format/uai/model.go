@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // maxTable bounds the number of entries of one factor table (2^31: 16 GiB of

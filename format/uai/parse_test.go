@@ -13,7 +13,7 @@ import (
 
 	"github.com/ulikunitz/xz"
 
-	"sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
 )
 
 const small = `MARKOV

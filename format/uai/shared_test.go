@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"sdrmap/internal/refdata"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/internal/refdata"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // TestSharedInstances parses every shared instance and checks the summary

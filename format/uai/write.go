@@ -6,7 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // WriteModel writes m in the UAI model format, entries as exp of the log

@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // Options shapes a random model.

@@ -17,8 +17,8 @@ import (
 	"sort"
 	"time"
 
-	"sdrmap/model"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // DefaultMaxStates is the default limit on the joint state space.

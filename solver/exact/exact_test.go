@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sdrmap/internal/randmodel"
-	"sdrmap/model"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // TestAgainstBruteForce compares the search with plain enumeration of the

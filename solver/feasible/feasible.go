@@ -46,8 +46,8 @@ import (
 	"slices"
 	"time"
 
-	"sdrmap/model"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // DefaultMaxNodes is the node budget used when Settings.MaxNodes is 0.

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"sdrmap/format/uai"
-	"sdrmap/model"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // randomModel builds a model of 3-7 variables of cardinality 1-4 with

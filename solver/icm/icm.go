@@ -27,8 +27,8 @@ import (
 	"math"
 	"time"
 
-	"sdrmap/model"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // relEps is the relative margin by which a move must lower the local energy:

@@ -6,11 +6,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sdrmap/gen"
-	"sdrmap/internal/randmodel"
-	"sdrmap/model"
-	"sdrmap/solver"
-	"sdrmap/solver/exact"
+	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver"
+	"github.com/sdrmap/sdrmap/solver/exact"
 )
 
 // localOptimum fails the test if changing one variable of x lowers the

@@ -3,7 +3,7 @@ package icm
 import (
 	"math"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // ImproveModel runs single-variable moves on a model of any arity until

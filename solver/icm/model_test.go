@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
 )
 
 // TestImproveModel: on random higher-order models with forbidden entries,

@@ -4,7 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // MaxBlock is the largest block that Search reassigns at random.

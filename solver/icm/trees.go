@@ -4,8 +4,8 @@ import (
 	"context"
 	"math"
 
-	"sdrmap/internal/fsum"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/internal/fsum"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // Trees is a block coordinate descent on induced forests ("block ICM"), set

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"sdrmap/format/uai"
-	"sdrmap/internal/randmodel"
-	"sdrmap/internal/refdata"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/internal/refdata"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // pairOf returns the number of forbidden entries x uses and the finite part

@@ -58,9 +58,9 @@ import (
 	"sort"
 	"time"
 
-	"sdrmap/model"
-	"sdrmap/solver"
-	"sdrmap/solver/icm"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver"
+	"github.com/sdrmap/sdrmap/solver/icm"
 )
 
 // Defaults of Settings.

@@ -56,7 +56,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // Defaults used for the zero fields of Settings.

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"sdrmap/format/uai"
-	"sdrmap/internal/randmodel"
-	"sdrmap/model"
-	"sdrmap/solver/feasible"
-	"sdrmap/solver/icm"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver/feasible"
+	"github.com/sdrmap/sdrmap/solver/icm"
 )
 
 // feasibleAll returns every finite-energy assignment of m consistent with

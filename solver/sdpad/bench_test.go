@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/sdr"
 )
 
 // BenchmarkGrid10 solves the SDR of a 10 x 10 Potts grid with 4 labels (N =

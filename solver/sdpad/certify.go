@@ -5,7 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/sdr"
 )
 
 // CertifyFace returns the certificate (§9) of the dual point (y, z >= 0)

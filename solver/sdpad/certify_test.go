@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"sdrmap/sdr"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // TestCertifyFace compares CertifyFace with the dense sdr.Certify on the

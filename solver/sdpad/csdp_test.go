@@ -13,11 +13,11 @@ import (
 	"strings"
 	"testing"
 
-	"sdrmap/format/uai"
-	"sdrmap/internal/randmodel"
-	"sdrmap/internal/refdata"
-	"sdrmap/sdr"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/internal/refdata"
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // csdpValue solves the SDPA export of p with CSDP and returns min <C,Xbar>

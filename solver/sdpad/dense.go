@@ -5,7 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/sdr"
 )
 
 // dense is the primal step of Algorithm 1: Xbar as a dense N x N matrix,

@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"sdrmap/model"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // TestDegenerateSizes: no variables, and variables with a single allowed

@@ -9,8 +9,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
-	"sdrmap/eigen"
-	"sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/eigen"
+	"github.com/sdrmap/sdrmap/sdr"
 )
 
 // certifyMaxIter caps the eigensolver iterations of a low-rank certificate

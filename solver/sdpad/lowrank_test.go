@@ -10,9 +10,9 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"sdrmap/format/uai"
-	"sdrmap/sdr"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 func solveLR(t testing.TB, p *sdr.Problem, s Settings) *Result {

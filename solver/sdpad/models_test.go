@@ -3,8 +3,8 @@ package sdpad
 import (
 	"math/rand/v2"
 
-	"sdrmap/gen"
-	"sdrmap/model"
+	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // remark is the example of the paper's remark in section 2.1 (spec §10) in

@@ -5,7 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // Iterate is the state after one iteration, as the iteration table shows it

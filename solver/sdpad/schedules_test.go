@@ -10,13 +10,13 @@ import (
 	"testing"
 	"time"
 
-	"sdrmap/format/uai"
-	"sdrmap/gen"
-	"sdrmap/internal/randmodel"
-	"sdrmap/internal/refdata"
-	"sdrmap/model"
-	"sdrmap/sdr"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/internal/refdata"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // TestMeasureSchedules reproduces the schedule table of the package doc

@@ -7,8 +7,8 @@ import (
 	"math"
 	"time"
 
-	"sdrmap/sdr"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // Solve runs Algorithm 1 of the paper (SDPAD, §5) on prob with a dense

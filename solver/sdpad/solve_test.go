@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"sdrmap/internal/randmodel"
-	"sdrmap/model"
-	"sdrmap/sdr"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 func build(t testing.TB, pw *model.Pairwise) *sdr.Problem {

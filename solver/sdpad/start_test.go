@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // TestWarmStart restarts both solvers from their own solution: they stop

@@ -3,7 +3,7 @@ package sdpad
 import (
 	"math"
 
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // certifyTail is the smallest number of iterations between two extra

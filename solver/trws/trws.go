@@ -47,8 +47,8 @@ import (
 	"math"
 	"time"
 
-	"sdrmap/model"
-	"sdrmap/solver"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // Defaults of Settings.
