@@ -10,6 +10,7 @@ import (
 	"github.com/sdrmap/sdrmap/solver"
 	"github.com/sdrmap/sdrmap/solver/exact"
 	"github.com/sdrmap/sdrmap/solver/icm"
+	"github.com/sdrmap/sdrmap/solver/sdpad"
 	"github.com/sdrmap/sdrmap/solver/trws"
 )
 
@@ -62,7 +63,7 @@ func solveAuto(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) (
 		}
 	}
 	iters := r.Iterations
-	y, err := solveSDR(ctx, p, &rest, r, true)
+	y, err := solveSDR(ctx, p, &rest, r, sdpad.SolveLR, true)
 	if err != nil {
 		return nil, err
 	}

@@ -26,15 +26,23 @@ const roundingDraws = 32
 
 func init() {
 	methods["sdpad"] = func(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
-		return solveSDR(ctx, p, s, r, false)
+		return solveSDR(ctx, p, s, r, sdpad.Solve, false)
 	}
 	methods["sdpad-lr"] = func(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
-		return solveSDR(ctx, p, s, r, true)
+		return solveSDR(ctx, p, s, r, sdpad.SolveLR, true)
+	}
+	methods["factor"] = func(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
+		return solveSDR(ctx, p, s, r, solveFactor(s), false)
 	}
 }
 
-// solveSDR solves the SDR with the dense SDPAD (Algorithm 1) or with
-// SDPAD-LR (lowRank, Algorithm 2) and rounds its solution: by default
+// relaxation solves the SDR of prob (sdpad.Solve, sdpad.SolveLR or
+// solveFactor's adapter).
+type relaxation func(ctx context.Context, prob *sdr.Problem, set sdpad.Settings) (*sdpad.Result, error)
+
+// solveSDR solves the SDR with run (the dense SDPAD, Algorithm 1;
+// SDPAD-LR, Algorithm 2, whose best dual iterate is certified again when
+// recertify; the factor ALM) and rounds its solution: by default
 // argmax and randomized rounding from a factor of Xbar (rounding.Sample),
 // with Settings.Rounding "iterative" the paper's iterative rounding (spec
 // §7, iterativeRound). Unless Settings.NoPolish, the candidates are
@@ -45,7 +53,7 @@ func init() {
 // closing tolerance (the run's certificates lose n+1 times the residual of
 // a loose eigensolve), and that of the point complementary to the best
 // assignment.
-func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lowRank bool) ([]int, error) {
+func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, run relaxation, recertify bool) ([]int, error) {
 	if s.Rounding != "" && s.Rounding != RoundSample && s.Rounding != RoundIterative {
 		return nil, fmt.Errorf("unknown rounding %q (want %s or %s)", s.Rounding, RoundSample, RoundIterative)
 	}
@@ -95,10 +103,6 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 			return false
 		}
 	}
-	run := sdpad.Solve
-	if lowRank {
-		run = sdpad.SolveLR
-	}
 	res, err := run(ctx, prob, set)
 	if err != nil {
 		return nil, err
@@ -117,7 +121,7 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 	if res.Status == solver.Failed {
 		return nil, nil
 	}
-	if lowRank && probed == nil && res.BestY != nil && ctx.Err() == nil {
+	if recertify && probed == nil && res.BestY != nil && ctx.Err() == nil {
 		t0 := time.Now()
 		c, _, err := sdpad.CertifyFace(prob, res.BestY, res.BestZ, nil, math.Inf(-1), set)
 		if err == nil && c.EnergyBound > r.Bound {
@@ -136,7 +140,7 @@ func solveSDR(ctx context.Context, p *model.Pairwise, s *Settings, r *Result, lo
 	case s.Rounding == "" || s.Rounding == RoundSample:
 		y := res.Factor
 		if y == nil {
-			y = factor(res.X)
+			y = denseFactor(res.X)
 		}
 		rng := rand.New(rand.NewPCG(s.Seed, 0x5d12))
 		cands = rounding.Sample(prob, y, roundingDraws, rng)
@@ -197,7 +201,7 @@ const probeDraws = 8
 func probeRound(prob *sdr.Problem, d *sdpad.Result, seed uint64) ([]int, float64) {
 	y := d.Factor
 	if y == nil {
-		y = factor(d.X)
+		y = denseFactor(d.X)
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(d.Iterations)))
 	local := icm.NewLocal(prob.Pairwise)
@@ -396,7 +400,7 @@ func iterativeRound(ctx context.Context, prob *sdr.Problem, res *sdpad.Result, r
 		}
 		f := res.Factor
 		if f == nil {
-			f = factor(res.X)
+			f = denseFactor(res.X)
 		}
 		start := &sdpad.Start{Mu: res.Mu}
 		start.Y, start.Z, start.Factor = nextProb.Transfer(prob, res.Y, res.Z, f)
@@ -442,8 +446,8 @@ func argmax(xs []float64) int {
 	return best
 }
 
-// factor returns Y with Y Y^T the PSD part of x, from its eigendecomposition.
-func factor(x *mat.SymDense) *mat.Dense {
+// denseFactor returns Y with Y Y^T the PSD part of x, from its eigendecomposition.
+func denseFactor(x *mat.SymDense) *mat.Dense {
 	n := x.SymmetricDim()
 	var eig mat.EigenSym
 	if !eig.Factorize(x, true) {

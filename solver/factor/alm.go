@@ -1,0 +1,180 @@
+package factor
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sdrmap/sdrmap/sdr"
+)
+
+// alm is the augmented Lagrangian of the SDR on a factor V (factor-form.md
+// §2), on costs divided by scale (so that the largest is 1):
+//
+//	L(V) = <C, V V^T> + sum_h (lam_h h + sigma/2 h^2)
+//	       + 1/(2 sigma) sum_g (max(0, mu_g - sigma g)^2 - mu_g^2),
+//
+// h over the equalities v_ia . v_ib = 0 (E3) and v_ia . v_jb = 0 (E4), g
+// over the nonnegative edge products v_ia . v_jb (P). Row 0 is e_1 and
+// every variable's rows sum to it: V stays on that affine set because the
+// gradient is projected onto its tangent space (row 0 zero, block means
+// zero).
+type alm struct {
+	prob  *sdr.Problem
+	scale float64  // costs are C / scale
+	c     *sdr.Sym // C / scale
+	x     *sdr.Sym // V V^T on the pattern, of the last evaluation
+	m     *sdr.Sym // C/scale + A*(lam + sigma h) - P*(max(0, mu - sigma g)): half the gradient is m V
+
+	r *mat.Dense // m V, scratch of dual
+
+	lam   []float64 // multipliers of the y rows (E3, E4 used; layout sdr.Layout)
+	mu    []float64 // multipliers of P, >= 0
+	sigma float64
+	evals int
+}
+
+func newALM(prob *sdr.Problem, sigma float64) *alm {
+	a := &alm{prob: prob, c: sdr.NewSym(prob), x: sdr.NewSym(prob), m: sdr.NewSym(prob),
+		lam: make([]float64, prob.Y.Len), mu: make([]float64, prob.NumZ), sigma: sigma}
+	a.c.CopyFrom(prob.C)
+	a.scale = 0
+	for _, part := range append(append([][]float64{a.c.Row0}, a.c.Diag...), a.c.Edge...) {
+		for _, v := range part {
+			a.scale = max(a.scale, math.Abs(v))
+		}
+	}
+	if a.scale == 0 {
+		a.scale = 1
+	}
+	a.c.Scale(1 / a.scale)
+	return a
+}
+
+// eval returns L(V) and sets grad to its projected gradient 2 m V.
+func (a *alm) eval(v, grad *mat.Dense) float64 {
+	a.evals++
+	p := a.prob
+	a.x.PatternOf(v)
+	a.m.CopyFrom(a.c)
+	f := a.c.Dot(a.x)
+	sig := a.sigma
+	for i, mi := range p.Card {
+		xd, md := a.x.Diag[i], a.m.Diag[i]
+		k := p.Y.E3Start[i]
+		for s := 0; s < mi; s++ {
+			for t := s + 1; t < mi; t++ {
+				h := xd[s*mi+t]
+				l := a.lam[k]
+				f += h * (l + sig/2*h)
+				w := (l + sig*h) / 2
+				md[s*mi+t] += w
+				md[t*mi+s] += w
+				k++
+			}
+		}
+	}
+	for e := range p.Edges {
+		ed := &p.Edges[e]
+		xe, me := a.x.Edge[e], a.m.Edge[e]
+		zk, yk := ed.Z, ed.Y4
+		for q, g := range xe {
+			if ed.Forbidden != nil && ed.Forbidden[q] {
+				l := a.lam[yk]
+				f += g * (l + sig/2*g)
+				me[q] += (l + sig*g) / 2
+				yk++
+				continue
+			}
+			mu := a.mu[zk]
+			if t := mu - sig*g; t > 0 {
+				f += (t*t - mu*mu) / (2 * sig)
+				me[q] -= t / 2
+			} else {
+				f -= mu * mu / (2 * sig)
+			}
+			zk++
+		}
+	}
+	a.m.MulMat(grad, v)
+	grad.Scale(2, grad)
+	project(p, grad)
+	return f
+}
+
+// update moves the multipliers to lam + sigma h and max(0, mu - sigma g)
+// at the last evaluated point and returns the largest violation of an
+// equality (h) and of a nonnegativity (-g).
+func (a *alm) update() (eq, neg float64) {
+	p := a.prob
+	for i, mi := range p.Card {
+		xd := a.x.Diag[i]
+		k := p.Y.E3Start[i]
+		for s := 0; s < mi; s++ {
+			for t := s + 1; t < mi; t++ {
+				h := xd[s*mi+t]
+				eq = max(eq, math.Abs(h))
+				a.lam[k] += a.sigma * h
+				k++
+			}
+		}
+	}
+	for e := range p.Edges {
+		ed := &p.Edges[e]
+		zk, yk := ed.Z, ed.Y4
+		for q, g := range a.x.Edge[e] {
+			if ed.Forbidden != nil && ed.Forbidden[q] {
+				eq = max(eq, math.Abs(g))
+				a.lam[yk] += a.sigma * g
+				yk++
+				continue
+			}
+			neg = max(neg, -g)
+			a.mu[zk] = max(0, a.mu[zk]-a.sigma*g)
+			zk++
+		}
+	}
+	return eq, neg
+}
+
+// project sets g to its orthogonal projection onto the tangent space of the
+// affine set: row 0 zero and, per variable, rows summing to zero.
+func project(p *sdr.Problem, g *mat.Dense) {
+	gr := g.RawMatrix()
+	r := gr.Cols
+	clear(gr.Data[:r])
+	for i, mi := range p.Card {
+		rows := gr.Data[p.Offset[i]*gr.Stride : (p.Offset[i]+mi-1)*gr.Stride+r]
+		for c := range r {
+			s := 0.0
+			for a := range mi {
+				s += rows[a*gr.Stride+c]
+			}
+			s /= float64(mi)
+			for a := range mi {
+				rows[a*gr.Stride+c] -= s
+			}
+		}
+	}
+}
+
+// initial returns a factor of rank r on the affine set: row 0 = e_1, the
+// rows of variable i at e_1/m_i plus a small random part summing to zero.
+func initial(p *sdr.Problem, r int, seed uint64) *mat.Dense {
+	v := mat.NewDense(p.N(), r, nil)
+	rng := rand.New(rand.NewPCG(seed, 0xfac7))
+	for k := 1; k < p.N(); k++ {
+		for c := 1; c < r; c++ {
+			v.Set(k, c, 0.1*rng.NormFloat64())
+		}
+	}
+	project(p, v)
+	v.Set(0, 0, 1)
+	for i, mi := range p.Card {
+		for a := range mi {
+			v.Set(p.Offset[i]+a, 0, 1/float64(mi))
+		}
+	}
+	return v
+}

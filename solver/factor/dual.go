@@ -1,0 +1,103 @@
+package factor
+
+import (
+	"errors"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sdrmap/sdrmap/eigen"
+	"github.com/sdrmap/sdrmap/sdr"
+)
+
+// dual returns the dual point (y, z >= 0) of the SDR, in its own units,
+// that the ALM gives at V (factor-form.md §2): the rows E3, E4 of y and z
+// are the multipliers lam + sigma h and max(0, mu - sigma g) at V (those
+// of the last update), E1 and E2 are 0, and E0 is set so that S V lies in
+// the span of the v_i = e_0 - sum_a e_ia, S = C + A*(y) - P*(z).
+//
+// Why this is the right point: the factor's affine set is {V V^T : X in
+// the minimal face F, X_00 = 1}, and on F E1_i acts as E0 and E2_ia as
+// -sum_b E3_iab (1_i = e_0 there), so the ALM minimizes a convex L(X) over
+// F with X_00 = 1. At a rank-deficient local minimum of L in V, the
+// gradient m plus y0 e_0 e_0^T is PSD on F and annihilates V there, with
+// y0 fixed by the first column: stationarity makes the rows of block i of
+// R = m V equal to some -c_i, and S V = sum_i v_i c_i^T asks row 0 of R +
+// y0 e_0 e_1^T to be sum_i c_i. The certificate on the face (sdr.Face)
+// then proves the ALM's value up to its violations; every (y, z >= 0)
+// gives a valid bound (§9).
+func (a *alm) dual(v *mat.Dense) (y, z []float64) {
+	p := a.prob
+	y = make([]float64, p.Y.Len)
+	copy(y[p.Y.E3:], a.lam[p.Y.E3:])
+	n, r := v.Dims()
+	if a.r == nil || a.r.RawMatrix().Cols != r {
+		a.r = mat.NewDense(n, r, nil)
+	}
+	a.m.MulMat(a.r, v)
+	y0 := -a.r.At(0, 0)
+	for i, mi := range p.Card {
+		s := 0.0
+		for b := range mi {
+			s += a.r.At(p.Offset[i]+b, 0)
+		}
+		y0 -= s / float64(mi)
+	}
+	y[0] = y0
+	for k := range y {
+		y[k] *= a.scale
+	}
+	z = make([]float64, len(a.mu))
+	for k, m := range a.mu {
+		z[k] = m * a.scale
+	}
+	return y, z
+}
+
+// certifier computes §9 certificates of dual points on the minimal face by
+// LOBPCG on U^T S U (sdr.Face), warm-started from its previous vectors.
+type certifier struct {
+	prob   *sdr.Problem
+	face   *sdr.Face
+	slack  *sdr.Sym
+	k      int
+	warm   *mat.Dense // face coordinates, d x k
+	ux, su *mat.Dense // N x k scratch
+}
+
+func newCertifier(prob *sdr.Problem, k int) *certifier {
+	f := prob.Face()
+	k = max(1, min(k, f.Dim()))
+	return &certifier{prob: prob, face: f, slack: sdr.NewSym(prob), k: k,
+		ux: mat.NewDense(prob.N(), k, nil), su: mat.NewDense(prob.N(), k, nil)}
+}
+
+var errEigen = errors.New("factor: the eigensolver of the certificate failed")
+
+// certify returns the certificate of (y, z) from the k smallest eigenpairs
+// of U^T S U to relative tolerance tol, with at most iters iterations, and
+// the eigenvectors in Xbar's coordinates (N x k, the directions of negative
+// curvature when the values are negative) with their values.
+func (cf *certifier) certify(y, z []float64, tol float64, iters int, seed uint64) (sdr.Certificate, *mat.Dense, []float64, error) {
+	cf.prob.DualSlack(cf.slack, y, z)
+	op := eigen.Func{N: cf.face.Dim(), F: func(dst, x *mat.Dense) {
+		_, c := x.Dims()
+		if _, have := cf.ux.Dims(); have != c {
+			cf.ux, cf.su = mat.NewDense(cf.prob.N(), c, nil), mat.NewDense(cf.prob.N(), c, nil)
+		}
+		cf.face.Lift(cf.ux, x)
+		cf.slack.MulMat(cf.su, cf.ux)
+		cf.face.Restrict(dst, cf.su)
+	}}
+	res, err := eigen.Smallest(op, cf.k, cf.warm, eigen.Settings{Tol: tol, MaxIter: iters, Seed: seed})
+	if err != nil && !errors.Is(err, eigen.ErrNotConverged) {
+		return sdr.Certificate{}, nil, nil, errEigen
+	}
+	cf.warm = res.Vectors
+	c, err := cf.prob.CertifyPartial(y, z, res.Values, eigen.LowerBound(res), true)
+	if err != nil {
+		return sdr.Certificate{}, nil, nil, err
+	}
+	vecs := mat.NewDense(cf.prob.N(), len(res.Values), nil)
+	cf.face.Lift(vecs, res.Vectors)
+	return c, vecs, res.Values, nil
+}

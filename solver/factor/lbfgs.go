@@ -1,0 +1,157 @@
+package factor
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// lbfgs is the limited-memory BFGS inverse-Hessian approximation (Nocedal
+// and Wright, Algorithm 7.4) over the flattened factor. It is written here
+// rather than taken from gonum/optimize because the ALM needs the function
+// and its gradient from one pass, its memory kept across outer iterations,
+// and a stop check inside the line search.
+type lbfgs struct {
+	s, y  [][]float64 // ring of the last pairs, oldest first from head
+	rho   []float64
+	alpha []float64
+	head  int
+	n     int // pairs stored
+}
+
+func newLBFGS(mem int) *lbfgs {
+	return &lbfgs{s: make([][]float64, mem), y: make([][]float64, mem), rho: make([]float64, mem), alpha: make([]float64, mem)}
+}
+
+func (l *lbfgs) reset() { l.head, l.n = 0, 0 }
+
+// push stores the pair s = x+ - x, y = g+ - g when it has positive
+// curvature; it copies both.
+func (l *lbfgs) push(s, y []float64) {
+	sy := floats.Dot(s, y)
+	if !(sy > 1e-12*floats.Norm(s, 2)*floats.Norm(y, 2)) {
+		return
+	}
+	mem := len(l.s)
+	k := (l.head + l.n) % mem
+	if l.n == mem {
+		k = l.head
+		l.head = (l.head + 1) % mem
+	} else {
+		l.n++
+	}
+	if len(l.s[k]) != len(s) {
+		l.s[k], l.y[k] = make([]float64, len(s)), make([]float64, len(s))
+	}
+	copy(l.s[k], s)
+	copy(l.y[k], y)
+	l.rho[k] = 1 / sy
+}
+
+// direction sets d = -H g by the two-loop recursion, H_0 = gamma I with
+// gamma = s.y / y.y of the newest pair (1 without pairs).
+func (l *lbfgs) direction(d, g []float64) {
+	copy(d, g)
+	mem := len(l.s)
+	for j := l.n - 1; j >= 0; j-- {
+		k := (l.head + j) % mem
+		l.alpha[k] = l.rho[k] * floats.Dot(l.s[k], d)
+		floats.AddScaled(d, -l.alpha[k], l.y[k])
+	}
+	gamma := 1.0
+	if l.n > 0 {
+		k := (l.head + l.n - 1) % mem
+		gamma = 1 / (l.rho[k] * floats.Dot(l.y[k], l.y[k]))
+	}
+	floats.Scale(gamma, d)
+	for j := 0; j < l.n; j++ {
+		k := (l.head + j) % mem
+		b := l.rho[k] * floats.Dot(l.y[k], d)
+		floats.AddScaled(d, l.alpha[k]-b, l.s[k])
+	}
+	floats.Scale(-1, d)
+}
+
+// inner is the state of the inner minimization: the point, its value and
+// projected gradient, and scratch of the same shape.
+type inner struct {
+	v, vt, g, gt, d *mat.Dense
+	f               float64
+	mem             *lbfgs
+	sbuf, ybuf      []float64
+}
+
+func newInner(a *alm, v *mat.Dense, mem int) *inner {
+	n, r := v.Dims()
+	in := &inner{v: v, vt: mat.NewDense(n, r, nil), g: mat.NewDense(n, r, nil), gt: mat.NewDense(n, r, nil),
+		d: mat.NewDense(n, r, nil), mem: newLBFGS(mem), sbuf: make([]float64, n*r), ybuf: make([]float64, n*r)}
+	in.f = a.eval(in.v, in.g)
+	return in
+}
+
+func flat(m *mat.Dense) []float64 { return m.RawMatrix().Data }
+
+// gradNorm is the largest entry of the projected gradient.
+func (in *inner) gradNorm() float64 {
+	m := 0.0
+	for _, v := range flat(in.g) {
+		m = max(m, math.Abs(v))
+	}
+	return m
+}
+
+// minimize runs L-BFGS with an Armijo backtracking line search until the
+// projected gradient's largest entry is at most tol, after iters
+// iterations, or when stop returns true. It returns the iterations done.
+// The last evaluation of a is always at in.v.
+func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int {
+	const c1 = 1e-4
+	x, d := flat(in.v), flat(in.d)
+	k := 0
+	for ; k < iters && in.gradNorm() > tol && !stop(); k++ {
+		g := flat(in.g)
+		in.mem.direction(d, g)
+		gd := floats.Dot(g, d)
+		if !(gd < 0) {
+			in.mem.reset()
+			copy(d, g)
+			floats.Scale(-1, d)
+			gd = floats.Dot(g, d)
+		}
+		t := 1.0
+		if in.mem.n == 0 {
+			t = min(1, 1/floats.Norm(g, math.Inf(1)))
+		}
+		xt := flat(in.vt)
+		var ft float64
+		for ls := 0; ; ls++ {
+			floats.AddScaledTo(xt, x, t, d)
+			ft = a.eval(in.vt, in.gt)
+			if ft <= in.f+c1*t*gd {
+				break
+			}
+			if ls == 30 {
+				// No descent along d: forget the curvature pairs and
+				// evaluate at v again (the invariant above).
+				in.mem.reset()
+				in.f = a.eval(in.v, in.g)
+				return k
+			}
+			// Minimizer of the quadratic through f, gd and ft, in [0.1t, 0.5t].
+			q := -gd * t * t / (2 * (ft - in.f - gd*t))
+			if math.IsNaN(q) {
+				q = t / 2
+			}
+			t = max(0.1*t, min(0.5*t, q))
+		}
+		floats.SubTo(in.sbuf, xt, x)
+		floats.SubTo(in.ybuf, flat(in.gt), g)
+		in.mem.push(in.sbuf, in.ybuf)
+		in.v, in.vt = in.vt, in.v
+		in.g, in.gt = in.gt, in.g
+		in.f = ft
+		x = flat(in.v)
+	}
+	return k
+}

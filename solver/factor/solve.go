@@ -1,0 +1,269 @@
+package factor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
+)
+
+// Penalty schedule: sigma grows by sigmaGrowth when an outer iteration
+// reduces the largest violation by less than sigmaProgress.
+const (
+	sigmaGrowth   = 4
+	sigmaProgress = 0.25
+)
+
+// certifyFrom: outer iterations are certified once the primal
+// infeasibility is at most certifyFrom times the tolerance.
+const certifyFrom = 100
+
+var errNotCertified = errors.New("factor: not certified at this iteration")
+
+// Solve solves the SDR of prob by the augmented Lagrangian on a factor
+// Xbar = V V^T (see the package doc). It returns an error only for invalid
+// settings; cancelling ctx stops the run with status Interrupted, the time
+// limit with TimeLimit, both with the last factor and the best bound so far.
+func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	var deadline time.Time
+	if s.TimeLimit > 0 {
+		deadline = t0.Add(s.TimeLimit)
+	}
+	late := func() bool { return !deadline.IsZero() && time.Now().After(deadline) }
+	stop := func() bool { return ctx.Err() != nil || late() }
+
+	a := newALM(prob, s.Sigma0)
+	v := start(prob, a, &s)
+	in := newInner(a, v, s.Memory)
+	cf := newCertifier(prob, s.CertifyRank)
+	res := &Result{Status: solver.Unsolved, SDRBound: math.Inf(-1), EnergyBound: math.Inf(-1)}
+	ax, px := make([]float64, prob.Y.Len), make([]float64, prob.NumZ)
+	innerTol, prevViol := 1e-1, math.Inf(1)
+	if s.Verbose != nil {
+		fmt.Fprintf(s.Verbose, "factor ALM: N = %d, n = %d, %d nonnegative products, rank %d, tol %.0e; objective and bound are energies\n",
+			prob.N(), prob.NumVars(), prob.NumZ, v.RawMatrix().Cols, s.Tol)
+		fmt.Fprintf(s.Verbose, "%5s %7s %4s %8s %17s %17s %9s %9s %9s %8s\n",
+			"iter", "inner", "rank", "sigma", "objective", "bound", "gap", "pinf", "dinf", "time")
+	}
+	for k := 1; ; k++ {
+		res.Inner += in.minimize(a, innerTol, s.InnerIter, stop)
+		converged := in.gradNorm() <= innerTol
+		eq, neg := a.update()
+		viol := max(eq, neg)
+		y, z := a.dual(in.v)
+		res.Iterations, res.Y, res.Z = k, y, z
+		res.PrimalObjective = prob.PrimalObjective(a.x)
+		res.DualObjective = prob.DualObjective(y)
+		res.Gap = sdr.Gap(res.PrimalObjective, res.DualObjective)
+		res.PrimalInfeasibility = prob.PrimalInfeasibility(a.x, ax, px)
+		res.DualInfeasibility = math.NaN()
+		// A certificate costs an eigensolve: only near the end, where its
+		// bound can matter, or when the run stops now.
+		var cert sdr.Certificate
+		var vecs *mat.Dense
+		var vals []float64
+		err := errNotCertified
+		if res.PrimalInfeasibility <= certifyFrom*s.Tol || stop() || k >= s.MaxIter {
+			cert, vecs, vals, err = cf.certify(y, z, s.CertifyTol, s.CertifyMaxIter, s.Seed+uint64(k))
+		}
+		if err == nil {
+			res.DualInfeasibility = cert.FaceDualInfeasibility
+			if cert.LowerBound > res.SDRBound {
+				res.SDRBound, res.EnergyBound, res.BestY, res.BestZ = cert.LowerBound, cert.EnergyBound, y, z
+			}
+		}
+		res.Factor, res.Rank = in.v, in.v.RawMatrix().Cols
+		res.Evaluations, res.Time = a.evals, time.Since(t0)
+		it := Iterate{K: k, Inner: res.Inner, PrimalObjective: res.PrimalObjective, DualObjective: res.DualObjective,
+			Gap: res.Gap, PrimalInfeasibility: res.PrimalInfeasibility, DualInfeasibility: res.DualInfeasibility,
+			Bound: res.SDRBound, Rank: res.Rank, Sigma: a.sigma, Time: res.Time}
+		if s.Verbose != nil {
+			fmt.Fprintf(s.Verbose, "%5d %7d %4d %8.1e %17.9g %17.9g %9.2e %9.2e %9.2e %7.1fs\n",
+				k, res.Inner, res.Rank, a.sigma, res.PrimalObjective-prob.Const, res.EnergyBound,
+				res.Gap, res.PrimalInfeasibility, res.DualInfeasibility, res.Time.Seconds())
+		}
+		if s.Monitor != nil {
+			s.Monitor(&it)
+		}
+		ok := func(tol float64) bool {
+			return res.Gap <= tol && res.PrimalInfeasibility <= tol && res.DualInfeasibility <= tol
+		}
+		switch {
+		case ok(s.Tol):
+			res.Status = solver.Solved
+		case s.Probe != nil && k%s.ProbeEvery == 0 && res.Gap <= s.ProbeTol && res.PrimalInfeasibility <= s.ProbeTol:
+			res.Marginals = prob.Marginals(column0(in.v))
+			if s.Probe(res) {
+				res.Status = solver.Solved
+			}
+		}
+		if res.Status == solver.Unsolved {
+			switch {
+			case ctx.Err() != nil:
+				res.Status = solver.Interrupted
+			case late():
+				res.Status = solver.TimeLimit
+			case k >= s.MaxIter:
+				res.Status = solver.MaxIterations
+			}
+			if res.Status != solver.Unsolved && ok(s.TolLoose) {
+				res.Status = solver.SolvedInaccurate
+			}
+		}
+		if res.Status != solver.Unsolved {
+			break
+		}
+		grow := 0
+		primalDone := converged && res.PrimalInfeasibility <= 10*s.Tol || res.PrimalInfeasibility <= s.Tol
+		if primalDone && err == nil && res.Rank < s.MaxRank && fullRank(in.v) {
+			for _, l := range vals {
+				if l < -s.Tol*a.scale {
+					grow++
+				}
+			}
+			grow = min(grow, res.Rank, s.MaxRank-res.Rank)
+		}
+		if converged && viol > sigmaProgress*prevViol {
+			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
+		}
+		prevViol = viol
+		innerTol = max(1e-3*s.Tol, min(innerTol, viol))
+		if grow > 0 {
+			in = newInner(a, widen(prob, in.v, vecs, grow), s.Memory)
+			prevViol = math.Inf(1)
+		} else {
+			in.f = a.eval(in.v, in.g)
+		}
+	}
+	res.Factor, res.Rank = in.v, in.v.RawMatrix().Cols
+	res.Marginals = prob.Marginals(column0(in.v))
+	if res.BestY != nil && ctx.Err() == nil && !late() {
+		c, _, _, err := cf.certify(res.BestY, res.BestZ, s.CloseCertifyTol, 5*s.CertifyMaxIter, s.Seed)
+		if err == nil && c.LowerBound > res.SDRBound {
+			res.SDRBound, res.EnergyBound = c.LowerBound, c.EnergyBound
+		}
+	}
+	res.Evaluations, res.Time = a.evals, time.Since(t0)
+	if s.Verbose != nil {
+		fmt.Fprintf(s.Verbose, "factor ALM: %s after %d iterations (%d L-BFGS, %d evaluations), rank %d, bound %.9g, %v\n",
+			res.Status, res.Iterations, res.Inner, res.Evaluations, res.Rank, res.EnergyBound, res.Time.Round(time.Millisecond))
+	}
+	return res, nil
+}
+
+// rankGap is the ratio of the smallest to the largest eigenvalue of V^T V
+// below which V counts as rank deficient.
+const rankGap = 1e-3
+
+// fullRank reports whether V has numerically full column rank. A rank
+// deficient local minimum of the ALM in V is a minimum in X (see dual), so
+// negative curvature in the certificate there means unconverged
+// multipliers, not a rank too small.
+func fullRank(v *mat.Dense) bool {
+	var g mat.SymDense
+	g.SymOuterK(1, v.T())
+	var eig mat.EigenSym
+	if !eig.Factorize(&g, false) {
+		return false
+	}
+	ev := eig.Values(nil)
+	return ev[0] > rankGap*ev[len(ev)-1]
+}
+
+// column0 returns column 0 of v: row 0 of Xbar = V V^T, since row 0 of V is e_1.
+func column0(v *mat.Dense) []float64 {
+	n, _ := v.Dims()
+	c := make([]float64, n)
+	mat.Col(c, 0, v)
+	return c
+}
+
+// widen returns v with grow more columns: the first grow directions of
+// negative curvature (columns of dirs, Xbar's coordinates) moved to the
+// tangent space of the affine set and scaled to a small norm.
+func widen(p *sdr.Problem, v, dirs *mat.Dense, grow int) *mat.Dense {
+	n, r := v.Dims()
+	w := mat.NewDense(n, r+grow, nil)
+	w.Slice(0, n, 0, r).(*mat.Dense).Copy(v)
+	d := mat.DenseCopyOf(dirs.Slice(0, n, 0, grow))
+	project(p, d)
+	for c := range grow {
+		col := mat.Col(nil, c, d)
+		if nrm := floats.Norm(col, 2); nrm > 0 {
+			floats.Scale(1e-2*math.Sqrt(float64(p.NumVars()))/nrm, col)
+		}
+		w.SetCol(r+c, col)
+	}
+	return w
+}
+
+// start returns the initial factor: s.Start's, moved onto the affine set,
+// or the default one (initial). It sets the ALM's multipliers from s.Start.
+func start(p *sdr.Problem, a *alm, s *Settings) *mat.Dense {
+	if s.Start == nil || s.Start.Factor == nil {
+		return initial(p, s.Rank, s.Seed)
+	}
+	for k, y := range s.Start.Y {
+		if k >= p.Y.E3 {
+			a.lam[k] = y / a.scale
+		}
+	}
+	for k, z := range s.Start.Z {
+		a.mu[k] = max(0, z) / a.scale
+	}
+	f := s.Start.Factor
+	n, c := f.Dims()
+	r := min(max(c, s.Rank), s.MaxRank)
+	v := mat.NewDense(n, r, nil)
+	v.Slice(0, n, 0, min(c, r)).(*mat.Dense).Copy(f)
+	// Householder reflection taking row 0 to e_1.
+	w := mat.Row(nil, 0, v)
+	if nrm := floats.Norm(w, 2); nrm > 0 {
+		floats.Scale(1/nrm, w)
+	}
+	w[0]--
+	if ww := floats.Dot(w, w); ww > 1e-30 {
+		for i := range n {
+			row := v.RawRowView(i)
+			floats.AddScaled(row, -2*floats.Dot(row, w)/ww, w)
+		}
+	}
+	// Random small columns beyond the start's, so that they can grow.
+	rng := rand.New(rand.NewPCG(s.Seed, 0xfac7))
+	for i := 1; i < n; i++ {
+		for col := c; col < r; col++ {
+			v.Set(i, col, 1e-3*rng.NormFloat64())
+		}
+	}
+	// The affine set: row 0 = e_1, each variable's rows sum to it.
+	clear(v.RawRowView(0))
+	v.Set(0, 0, 1)
+	for i, mi := range p.Card {
+		for col := range r {
+			sum := 0.0
+			for b := range mi {
+				sum += v.At(p.Offset[i]+b, col)
+			}
+			want := 0.0
+			if col == 0 {
+				want = 1
+			}
+			for b := range mi {
+				v.Set(p.Offset[i]+b, col, v.At(p.Offset[i]+b, col)+(want-sum)/float64(mi))
+			}
+		}
+	}
+	return v
+}
