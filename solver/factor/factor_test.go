@@ -1,0 +1,312 @@
+package factor
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
+	"github.com/sdrmap/sdrmap/solver/sdpad"
+)
+
+func build(t *testing.T, p *model.Pairwise) *sdr.Problem {
+	t.Helper()
+	prob, err := sdr.Build(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prob
+}
+
+// remark is the example of the paper's remark in section 2.1 (spec §10),
+// maximization convention: minimum energy -1, and the SDR with P is tight.
+func remark() *model.Pairwise {
+	return &model.Pairwise{
+		Card:  []int{2, 2},
+		Unary: []model.Table{{Log: []float64{-2, 0}}, {Log: []float64{3, 0}}},
+		Edges: []model.Edge{{I: 0, J: 1, Table: model.Table{Log: []float64{0, -2, -2, 0}}}},
+	}
+}
+
+func grid(t *testing.T, rows, cols, labels int, seed uint64) *sdr.Problem {
+	p, err := gen.PottsGrid(rows, cols, labels, 1, seed).Pairwise(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return build(t, p)
+}
+
+// forbidden returns a random model with zero-probability entries (E4 rows
+// and removed states) and an assignment of finite energy.
+func forbidden(t *testing.T, seed uint64) *sdr.Problem {
+	r := rand.New(rand.NewPCG(seed, 3))
+	for {
+		m := randmodel.New(r, randmodel.Options{Vars: 5, MaxCard: 4, Factors: 8, MaxArity: 2, Forbidden: 0.2})
+		p, err := m.Pairwise(nil)
+		if err != nil {
+			continue
+		}
+		free := []int{-1, -1, -1, -1, -1}
+		if e, _ := randmodel.BruteForce(m, free); math.IsInf(e, 1) {
+			continue
+		}
+		prob, err := sdr.Build(p)
+		if err == nil && prob.Y.Len > prob.Y.E4 {
+			return prob
+		}
+	}
+}
+
+// TestLagrangian checks eval against the augmented Lagrangian written with
+// sdr's own operators A and P (factor-form.md §2), and its gradient against
+// central differences along random directions of the affine set.
+func TestLagrangian(t *testing.T) {
+	prob := forbidden(t, 1)
+	r := rand.New(rand.NewPCG(5, 6))
+	a := newALM(prob, 3.7)
+	for k := prob.Y.E3; k < prob.Y.Len; k++ {
+		a.lam[k] = r.NormFloat64()
+	}
+	for k := range a.mu {
+		a.mu[k] = max(0, r.NormFloat64())
+	}
+	v := initial(prob, 4, 7)
+	n, c := v.Dims()
+	for i := 1; i < n; i++ {
+		for j := range c {
+			v.Set(i, j, v.At(i, j)+0.3*r.NormFloat64())
+		}
+	}
+	g := mat.NewDense(n, c, nil)
+	f := a.eval(v, g)
+
+	x := sdr.NewSym(prob)
+	x.PatternOf(v)
+	ax, px := prob.A(x, nil), prob.P(x, nil)
+	want := prob.PrimalObjective(x) / a.scale
+	for k := prob.Y.E3; k < prob.Y.Len; k++ {
+		want += a.lam[k]*ax[k] + a.sigma/2*ax[k]*ax[k]
+	}
+	for k, gk := range px {
+		want += (math.Pow(max(0, a.mu[k]-a.sigma*gk), 2) - a.mu[k]*a.mu[k]) / (2 * a.sigma)
+	}
+	if math.Abs(f-want) > 1e-10*(1+math.Abs(want)) {
+		t.Fatalf("L = %.15g, from sdr's operators %.15g", f, want)
+	}
+	for trial := range 5 {
+		d := mat.NewDense(n, c, nil)
+		for i := range n {
+			for j := range c {
+				d.Set(i, j, r.NormFloat64())
+			}
+		}
+		project(prob, d)
+		const h = 1e-6
+		var vp, vm mat.Dense
+		vp.Add(v, scaled(h, d))
+		vm.Add(v, scaled(-h, d))
+		scratch := mat.NewDense(n, c, nil)
+		fd := (a.eval(&vp, scratch) - a.eval(&vm, scratch)) / (2 * h)
+		an := floats.Dot(flat(g), flat(d))
+		if math.Abs(fd-an) > 1e-6*(1+math.Abs(an)) {
+			t.Fatalf("direction %d: derivative %.12g, finite differences %.12g", trial, an, fd)
+		}
+	}
+}
+
+func scaled(s float64, m *mat.Dense) *mat.Dense {
+	var out mat.Dense
+	out.Scale(s, m)
+	return &out
+}
+
+func solveFactor(t *testing.T, prob *sdr.Problem, tol float64) *Result {
+	t.Helper()
+	s := DefaultSettings()
+	s.Tol, s.TolLoose = tol, tol
+	s.MaxIter = 200
+	res, err := Solve(context.Background(), prob, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestMatchesDense: the factor ALM reaches the optimum of the dense SDPAD
+// (which matches CSDP, solver/sdpad TestCSDP) within 1e-5 relative on the
+// remark example, Potts grids, a model with forbidden entries and pdb1akg,
+// with a certified bound at most the optimum and within 1e-3 of it.
+func TestMatchesDense(t *testing.T) {
+	probs := map[string]*sdr.Problem{
+		"remark": build(t, remark()), "grid3x4": grid(t, 3, 4, 3, 1), "grid4x4x4": grid(t, 4, 4, 4, 2),
+		"forbidden": forbidden(t, 2),
+	}
+	m, err := uai.ReadModelFile("../../testdata/uai2008_pdb1akg.uai.xz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw, err := m.Pairwise(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probs["pdb1akg"] = build(t, pw)
+	for name, p := range probs {
+		ds := sdpad.DefaultSettings()
+		ds.Tol, ds.MaxIter = 1e-7, 20000
+		d, err := sdpad.Solve(context.Background(), p, ds)
+		if err != nil || d.Status != solver.Solved {
+			t.Fatalf("%s: dense SDPAD %v %v after %d: gap %.2e pinf %.2e dinf %.2e", name, d.Status, err, d.Iterations, d.Gap, d.PrimalInfeasibility, d.FaceDualInfeasibility)
+		}
+		f := solveFactor(t, p, 1e-6)
+		scale := 1 + math.Abs(d.PrimalObjective)
+		if f.Status != solver.Solved {
+			t.Fatalf("%s: status %v after %d iterations (gap %.2e pinf %.2e dinf %.2e)", name, f.Status, f.Iterations, f.Gap, f.PrimalInfeasibility, f.DualInfeasibility)
+		}
+		if diff := math.Abs(f.PrimalObjective - d.PrimalObjective); diff > 1e-5*scale {
+			t.Errorf("%s: factor %.10g, dense %.10g", name, f.PrimalObjective, d.PrimalObjective)
+		}
+		if f.SDRBound > d.PrimalObjective+1e-7*scale || f.SDRBound < d.PrimalObjective-1e-3*scale {
+			t.Errorf("%s: bound %.10g, optimum %.10g", name, f.SDRBound, d.PrimalObjective)
+		}
+		theorem1(t, name, p, f)
+	}
+}
+
+// theorem1 checks X_ij 1 = x_i and X_ij^T 1 = x_j (the paper's Theorem 1)
+// on the edges of the factor's Xbar, up to the infeasibility.
+func theorem1(t *testing.T, name string, p *sdr.Problem, f *Result) {
+	t.Helper()
+	x := sdr.NewSym(p)
+	x.PatternOf(f.Factor)
+	for e, ed := range p.Edges {
+		mi, mj := p.Card[ed.I], p.Card[ed.J]
+		for a := range mi {
+			s := 0.0
+			for b := range mj {
+				s += x.Edge[e][a*mj+b]
+			}
+			if d := math.Abs(s - x.Row0[p.Offset[ed.I]+a]); d > 1e-4 {
+				t.Fatalf("%s: edge %d row %d sums to %g, x = %g", name, e, a, s, x.Row0[p.Offset[ed.I]+a])
+			}
+		}
+	}
+}
+
+// TestBoundBelowMinimum: on 1,000 random tiny models (mixed cardinalities,
+// forbidden entries) the certified bound of every certified iterate and the
+// final one are at most the brute-force minimum energy.
+func TestBoundBelowMinimum(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	count, certified := 0, 0
+	for count < 1000 {
+		m := randmodel.New(r, randmodel.Options{Vars: 2 + r.IntN(4), MaxCard: 4, Factors: r.IntN(8), MaxArity: 2,
+			Forbidden: []float64{0, 0.1, 0.25}[r.IntN(3)], Constant: true})
+		pw, err := m.Pairwise(nil)
+		if err != nil {
+			continue
+		}
+		prob, err := sdr.Build(pw)
+		if errors.Is(err, sdr.ErrInfeasible) {
+			continue
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		free := make([]int, m.NumVars())
+		for v := range free {
+			free[v] = -1
+		}
+		minE, _ := randmodel.BruteForce(m, free)
+		count++
+		s := DefaultSettings()
+		s.MaxIter, s.Seed = 30, uint64(count)
+		worst := math.Inf(-1)
+		s.Monitor = func(it *Iterate) { worst = max(worst, it.Bound-prob.Const) }
+		res, err := Solve(context.Background(), prob, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst = max(worst, res.EnergyBound)
+		if !math.IsInf(worst, -1) {
+			certified++
+		}
+		if worst > minE+1e-9*(1+math.Abs(minE)) {
+			t.Fatalf("model %d: bound %.12g above the minimum energy %.12g", count, worst, minE)
+		}
+	}
+	if certified < 900 {
+		t.Fatalf("only %d of 1000 models got a certified bound", certified)
+	}
+}
+
+// TestWarmStart: restarting from a solution (factor and multipliers) takes
+// at most a quarter of the outer iterations of the cold start.
+func TestWarmStart(t *testing.T) {
+	p := grid(t, 5, 5, 4, 3)
+	cold := solveFactor(t, p, 1e-5)
+	s := DefaultSettings()
+	s.Tol = 1e-5
+	s.Start = &Start{Factor: cold.Factor, Y: cold.Y, Z: cold.Z}
+	warm, err := Solve(context.Background(), p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warm.Status != solver.Solved || 4*warm.Iterations > cold.Iterations || warm.Inner*4 > cold.Inner {
+		t.Fatalf("warm start: %v after %d outer / %d inner iterations, cold %d / %d", warm.Status, warm.Iterations, warm.Inner, cold.Iterations, cold.Inner)
+	}
+}
+
+// TestInterrupted: a cancelled context stops the run with status
+// Interrupted and a factor on the affine set.
+func TestInterrupted(t *testing.T) {
+	p := grid(t, 6, 6, 4, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := Solve(ctx, p, DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != solver.Interrupted || res.Factor == nil || res.Iterations != 1 {
+		t.Fatalf("status %v, %d iterations", res.Status, res.Iterations)
+	}
+	for i, mi := range p.Card {
+		for c := range res.Rank {
+			s := 0.0
+			for a := range mi {
+				s += res.Factor.At(p.Offset[i]+a, c)
+			}
+			if want := res.Factor.At(0, c); math.Abs(s-want) > 1e-12 {
+				t.Fatalf("variable %d column %d: rows sum to %g, row 0 has %g", i, c, s, want)
+			}
+		}
+	}
+}
+
+// TestSettings: invalid settings are errors, not panics.
+func TestSettings(t *testing.T) {
+	p := build(t, remark())
+	for name, mod := range map[string]func(*Settings){
+		"tol":      func(s *Settings) { s.Tol = -1 },
+		"tol nan":  func(s *Settings) { s.Tol = math.NaN() },
+		"rank":     func(s *Settings) { s.Rank = 0 },
+		"max rank": func(s *Settings) { s.MaxRank = 2 },
+		"sigma":    func(s *Settings) { s.Sigma0 = 0 },
+		"iter":     func(s *Settings) { s.MaxIter = 0 },
+		"probe":    func(s *Settings) { s.Probe, s.ProbeEvery = func(*Result) bool { return false }, 0 },
+	} {
+		s := DefaultSettings()
+		mod(&s)
+		if _, err := Solve(context.Background(), p, s); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
