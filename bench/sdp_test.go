@@ -16,6 +16,7 @@ import (
 	"github.com/sdrmap/sdrmap/internal/refdata"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver/factor"
 	"github.com/sdrmap/sdrmap/solver/sdpad"
 )
 
@@ -30,8 +31,8 @@ var sdpInstances = []struct{ name, file string }{
 	{"grids20", "grids/uai2014_Grids_20.uai.xz"},
 }
 
-// BenchmarkSDP solves the SDR of each instance with SDPAD, SDPAD-LR (both
-// to the protocol tolerance 1e-4, §8) and with CSDP, SDPA and DSDP on its
+// BenchmarkSDP solves the SDR of each instance with SDPAD, SDPAD-LR, the
+// factor ALM (all to the protocol tolerance 1e-4, §8) and with CSDP, SDPA and DSDP on its
 // SDPA export (their defaults), each under the time limit
 // $SDRMAP_BENCH_LIMIT seconds (default 600), and reports the gap
 // |pobj - dobj| / (1 + |pobj| + |dobj|) and the primal infeasibility each
@@ -68,6 +69,20 @@ func BenchmarkSDP(b *testing.B) {
 						name, p.N(), r.Status, r.Iterations, r.Time.Round(time.Millisecond), r.PrimalObjective, r.DualObjective, r.SDRBound, r.Rank)
 				})
 			}
+			b.Run("factor", func(b *testing.B) {
+				s := factor.DefaultSettings()
+				s.TimeLimit = limit
+				var r *factor.Result
+				var err error
+				for b.Loop() {
+					if r, err = factor.Solve(context.Background(), p, s); err != nil {
+						b.Fatal(err)
+					}
+				}
+				report(b, r.PrimalObjective, r.DualObjective, r.PrimalInfeasibility)
+				b.Logf("factor N=%d: %v, %d iterations (%d L-BFGS), %v, objective %.8g, dual %.8g, certified bound %.8g, dinf %.2e, rank %d",
+					p.N(), r.Status, r.Iterations, r.Inner, r.Time.Round(time.Millisecond), r.PrimalObjective, r.DualObjective, r.SDRBound, r.DualInfeasibility, r.Rank)
+			})
 			for _, peer := range []struct {
 				name string
 				run  func(context.Context, string, time.Duration, ...string) (peers.Run, error)

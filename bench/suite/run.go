@@ -46,7 +46,7 @@ const MaxTrace = 200
 // IsSDP reports whether the solver solves the relaxation (Table 3).
 func IsSDP(solver string) bool {
 	switch solver {
-	case "sdpad", "sdpad-lr", "csdp", "sdpa", "dsdp":
+	case "sdpad", "sdpad-lr", "factor", "csdp", "sdpa", "dsdp":
 		return true
 	}
 	return false

@@ -85,6 +85,13 @@ Solvers: ` + strings.Join(sdrmap.Solvers(), ", ") + `
             eigenpairs by LOBPCG with warm starts; memory O(N r + pattern))
             Both SDR solvers restart every 100 iterations from the average of
             their iterates when it is closer to optimal (--no-restart: never)
+  factor    the same relaxation solved on a factor Xbar = V V^T by an
+            augmented Lagrangian (solver/factor: L-BFGS on V, the block sums
+            kept exactly, orthogonality and nonnegativity penalized, rank
+            --rank growing up to --max-rank along negative curvature of the
+            certificate); rounding, probes and certificates as for sdpad.
+            Much faster than sdpad-lr on grids and Potts models; it does not
+            converge on the dense object-detection models (BENCHMARKS.md)
   icm       iterated conditional modes from the best unary states (no bound)
   trws      sequential tree-reweighted message passing (Kolmogorov 2006); its
             bound is the LP relaxation's; assignment polished by tree-block
@@ -179,13 +186,13 @@ which is still printed and written to -o.`,
 	f.Uint64Var(&s.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
 	f.BoolVar(&s.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
 	f.BoolVar(&s.KeepSymmetry, "keep-symmetry", false, "solve a shift-invariant model as it is instead of fixing one variable to state 0")
-	f.StringVar(&s.Rounding, "rounding", sdrmap.RoundSample, "sdpad, sdpad-lr: sample (argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
-	f.BoolVar(&s.NoPolish, "no-polish", false, "keep the solvers' assignments as they are: no ICM, tree-block moves or large-neighbourhood search after sdpad, sdpad-lr, trws, a conversion or a repair")
-	f.IntVar(&s.Rank, "rank", 0, "sdpad-lr: initial rank of Xbar = Y Y^T (0: 4)")
-	f.IntVar(&s.MaxRank, "max-rank", 0, "sdpad-lr: largest rank (0: 32)")
+	f.StringVar(&s.Rounding, "rounding", sdrmap.RoundSample, "sdpad, sdpad-lr, factor: sample (argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
+	f.BoolVar(&s.NoPolish, "no-polish", false, "keep the solvers' assignments as they are: no ICM, tree-block moves or large-neighbourhood search after sdpad, sdpad-lr, factor, trws, a conversion or a repair")
+	f.IntVar(&s.Rank, "rank", 0, "sdpad-lr, factor: initial rank of Xbar = Y Y^T (0: 4; factor 8)")
+	f.IntVar(&s.MaxRank, "max-rank", 0, "sdpad-lr, factor: largest rank (0: 32; factor 64)")
 	f.BoolVar(&s.NoRestart, "no-restart", false, "sdpad, sdpad-lr: never restart the iteration from the average of its iterates (the paper's iteration)")
-	f.BoolVar(&s.NoProbe, "no-probe", false, "sdpad, sdpad-lr: solve the relaxation to --tol even when a probe (rounding and a certificate every 20 iterations) has proven an assignment optimal")
-	f.Float64Var(&s.Tol, "tol", 0, "sdpad, sdpad-lr: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
+	f.BoolVar(&s.NoProbe, "no-probe", false, "sdpad, sdpad-lr, factor: solve the relaxation to --tol even when a probe (rounding and a certificate) has proven an assignment optimal (sdpad, sdpad-lr: every 20 iterations; factor: every outer iteration)")
+	f.Float64Var(&s.Tol, "tol", 0, "sdpad, sdpad-lr, factor: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
 	f.IntVar(&s.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
 	f.Float64Var(&maxStates, "max-states", 1e9, "exact: refuse models with more joint states")
 	return c

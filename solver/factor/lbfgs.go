@@ -59,12 +59,10 @@ func (l *lbfgs) direction(d, g []float64) {
 		l.alpha[k] = l.rho[k] * floats.Dot(l.s[k], d)
 		floats.AddScaled(d, -l.alpha[k], l.y[k])
 	}
-	gamma := 1.0
 	if l.n > 0 {
 		k := (l.head + l.n - 1) % mem
-		gamma = 1 / (l.rho[k] * floats.Dot(l.y[k], l.y[k]))
+		floats.Scale(1/(l.rho[k]*floats.Dot(l.y[k], l.y[k])), d)
 	}
-	floats.Scale(gamma, d)
 	for j := 0; j < l.n; j++ {
 		k := (l.head + j) % mem
 		b := l.rho[k] * floats.Dot(l.y[k], d)
@@ -113,15 +111,13 @@ func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int 
 		g := flat(in.g)
 		in.mem.direction(d, g)
 		gd := floats.Dot(g, d)
-		if !(gd < 0) {
+		t := 1.0
+		if !(gd < 0) || in.mem.n == 0 {
 			in.mem.reset()
 			copy(d, g)
 			floats.Scale(-1, d)
 			gd = floats.Dot(g, d)
-		}
-		t := 1.0
-		if in.mem.n == 0 {
-			t = min(1, 1/floats.Norm(g, math.Inf(1)))
+			t = min(1, 1/in.gradNorm())
 		}
 		xt := flat(in.vt)
 		var ft float64

@@ -22,9 +22,14 @@ const (
 	sigmaProgress = 0.25
 )
 
-// certifyFrom: outer iterations are certified once the primal
-// infeasibility is at most certifyFrom times the tolerance.
-const certifyFrom = 100
+// A certificate costs an eigensolve: outer iterations are certified when
+// the primal infeasibility is within the tolerance (a stop or a rank step
+// may follow), every certifyEvery once it is at most certifyFrom times the
+// tolerance (the bound's progress), and at the last.
+const (
+	certifyFrom  = 100
+	certifyEvery = 5
+)
 
 var errNotCertified = errors.New("factor: not certified at this iteration")
 
@@ -69,13 +74,11 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		res.Gap = sdr.Gap(res.PrimalObjective, res.DualObjective)
 		res.PrimalInfeasibility = prob.PrimalInfeasibility(a.x, ax, px)
 		res.DualInfeasibility = math.NaN()
-		// A certificate costs an eigensolve: only near the end, where its
-		// bound can matter, or when the run stops now.
 		var cert sdr.Certificate
 		var vecs *mat.Dense
 		var vals []float64
 		err := errNotCertified
-		if res.PrimalInfeasibility <= certifyFrom*s.Tol || stop() || k >= s.MaxIter {
+		if res.PrimalInfeasibility <= s.Tol || res.PrimalInfeasibility <= certifyFrom*s.Tol && k%certifyEvery == 0 || stop() || k >= s.MaxIter {
 			cert, vecs, vals, err = cf.certify(y, z, s.CertifyTol, s.CertifyMaxIter, s.Seed+uint64(k))
 		}
 		if err == nil {
@@ -135,6 +138,9 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			}
 			grow = min(grow, res.Rank, s.MaxRank-res.Rank)
 		}
+		// The penalty grows when a converged inner solve reduced the
+		// violation too little; after an unconverged one the multipliers
+		// are not yet what sigma should be judged by.
 		if converged && viol > sigmaProgress*prevViol {
 			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
 		}

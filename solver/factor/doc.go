@@ -1,0 +1,59 @@
+// Package factor solves the semidefinite relaxation of package sdr on a
+// factor Xbar = V V^T by an augmented Lagrangian (ALM), with no eigensolve
+// inside the iteration: the spec's factor-form.md derives the method, and
+// sdr-math.md fixes the relaxation (§ numbers below refer to it).
+//
+// # The factor
+//
+// V is N x r with rows v_0 = e_1 and v_ia. The SDR's equalities E0-E2
+// become ||v_0|| = 1 and sum_a v_ia = v_0, which V keeps exactly: its
+// gradient is projected onto that affine set's tangent space (row 0 zero,
+// every variable's rows summing to zero), so the block sums never drift.
+// The remaining constraints are products of rows: v_ia . v_ib = 0 (E3),
+// v_ia . v_jb = 0 for a forbidden pair (E4), and v_ia . v_jb >= 0 on edges
+// (P); states forbidden outright were already removed by sdr.Build.
+//
+// # The iteration
+//
+// The products are penalized by the augmented Lagrangian (factor-form.md
+// §2) on costs scaled to a largest entry of 1,
+//
+//	L(V) = <C, V V^T> + sum_h (lam_h h + sigma/2 h^2)
+//	       + 1/(2 sigma) sum_g (max(0, mu_g - sigma g)^2 - mu_g^2),
+//
+// minimized by L-BFGS with an Armijo line search (one evaluation of L and
+// its gradient costs two passes over the sparsity pattern, r columns each:
+// sdr.Sym.PatternOf and MulMat, split over two cores on large problems).
+// After each inner solve the multipliers move to lam + sigma h and
+// max(0, mu - sigma g); sigma grows by 4 when a converged inner solve
+// reduced the largest violation by less than a factor 4.
+//
+// # Certificates
+//
+// The multipliers are a dual point: E3, E4 and z are the ALM's, E1 and E2
+// are 0, and E0 is fixed by the first column of S V (see alm.dual for why
+// this is exact on the minimal face). Its §9 bound on the face (sdr.Face,
+// LOBPCG on U^T S U) is rigorous for any multipliers, like every bound in
+// sdrmap, and tight when V is a rank-deficient minimizer. Certificates are
+// computed when the primal infeasibility is within the tolerance, every
+// few outer iterations before, and at the end (the best dual point once
+// more to a tight eigensolver tolerance when time is left).
+//
+// # Rank
+//
+// The run starts at Settings.Rank columns. When the primal side has
+// converged, V has numerically full rank and the certificate still finds
+// negative eigenvalues, V cannot reach the optimum: the eigenvectors of
+// the negative eigenvalues become new columns (at most doubling r, up to
+// MaxRank). A rank-deficient V with negative eigenvalues only means
+// unconverged multipliers, and the rank stays.
+//
+// # What it does not do well (measured, BENCHMARKS.md)
+//
+// On the dense object-detection models (deer, giraffe: ten labels on a
+// complete graph, costs spanning orders of magnitude) the inner solves
+// do not converge and the penalty grows without the violation falling:
+// the run ends without a useful bound. Grids_20 converges, but in tens of
+// seconds rather than seconds: each inner solve takes hundreds of L-BFGS
+// iterations once sigma is large.
+package factor
