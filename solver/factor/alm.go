@@ -23,6 +23,7 @@ import (
 type alm struct {
 	prob  *sdr.Problem
 	scale float64  // costs are C / scale
+	cnorm float64  // 1 + ||C / scale||_F, the scale of the inner tolerance
 	c     *sdr.Sym // C / scale
 	x     *sdr.Sym // V V^T on the pattern, of the last evaluation
 	m     *sdr.Sym // C/scale + A*(lam + sigma h) - P*(max(0, mu - sigma g)): half the gradient is m V
@@ -49,6 +50,7 @@ func newALM(prob *sdr.Problem, sigma float64) *alm {
 		a.scale = 1
 	}
 	a.c.Scale(1 / a.scale)
+	a.cnorm = 1 + a.c.Norm()
 	return a
 }
 

@@ -24,9 +24,12 @@
 // minimized by L-BFGS with an Armijo line search (one evaluation of L and
 // its gradient costs two passes over the sparsity pattern, r columns each:
 // sdr.Sym.PatternOf and MulMat, split over two cores on large problems).
-// After each inner solve the multipliers move to lam + sigma h and
-// max(0, mu - sigma g); sigma grows by 4 when a converged inner solve
-// reduced the largest violation by less than a factor 4.
+// An inner solve stops when the projected gradient's 2-norm is at most
+// omega (1 + ||C||_F), omega the smallest largest violation so far (at
+// least Tol/1000), or after InnerIter iterations. Then the multipliers
+// move to lam + sigma h and max(0, mu - sigma g); sigma grows by 4 when a
+// converged inner solve reduced the largest violation by less than a
+// factor 4.
 //
 // # Certificates
 //

@@ -90,17 +90,11 @@ func newInner(a *alm, v *mat.Dense, mem int) *inner {
 
 func flat(m *mat.Dense) []float64 { return m.RawMatrix().Data }
 
-// gradNorm is the largest entry of the projected gradient.
-func (in *inner) gradNorm() float64 {
-	m := 0.0
-	for _, v := range flat(in.g) {
-		m = max(m, math.Abs(v))
-	}
-	return m
-}
+// gradNorm is the 2-norm of the projected gradient.
+func (in *inner) gradNorm() float64 { return floats.Norm(flat(in.g), 2) }
 
 // minimize runs L-BFGS with an Armijo backtracking line search until the
-// projected gradient's largest entry is at most tol, after iters
+// projected gradient's 2-norm is at most tol, after iters
 // iterations, or when stop returns true. It returns the iterations done.
 // The last evaluation of a is always at in.v.
 func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int {

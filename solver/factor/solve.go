@@ -63,8 +63,8 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			"iter", "inner", "rank", "sigma", "objective", "bound", "gap", "pinf", "dinf", "time")
 	}
 	for k := 1; ; k++ {
-		res.Inner += in.minimize(a, innerTol, s.InnerIter, stop)
-		converged := in.gradNorm() <= innerTol
+		res.Inner += in.minimize(a, innerTol*a.cnorm, s.InnerIter, stop)
+		converged := in.gradNorm() <= innerTol*a.cnorm
 		eq, neg := a.update()
 		viol := max(eq, neg)
 		y, z := a.dual(in.v)
