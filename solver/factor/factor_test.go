@@ -310,3 +310,12 @@ func TestSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestDeterministic: the same seed gives the same factor, bit for bit.
+func TestDeterministic(t *testing.T) {
+	p := grid(t, 8, 8, 3, 5)
+	a, b := solveFactor(t, p, 1e-4), solveFactor(t, p, 1e-4)
+	if !mat.Equal(a.Factor, b.Factor) || a.SDRBound != b.SDRBound || a.Inner != b.Inner {
+		t.Fatalf("two runs differ: bounds %.17g, %.17g; %d, %d L-BFGS iterations", a.SDRBound, b.SDRBound, a.Inner, b.Inner)
+	}
+}
