@@ -36,7 +36,8 @@ var errNotCertified = errors.New("factor: not certified at this iteration")
 // Solve solves the SDR of prob by the augmented Lagrangian on a factor
 // Xbar = V V^T (see the package doc). It returns an error only for invalid
 // settings; cancelling ctx stops the run with status Interrupted, the time
-// limit with TimeLimit, both with the last factor and the best bound so far.
+// limit or ctx's deadline with TimeLimit, all with the last factor and the
+// best bound so far.
 func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -114,6 +115,8 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		}
 		if res.Status == solver.Unsolved {
 			switch {
+			case errors.Is(ctx.Err(), context.DeadlineExceeded):
+				res.Status = solver.TimeLimit
 			case ctx.Err() != nil:
 				res.Status = solver.Interrupted
 			case late():
