@@ -14,16 +14,14 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sync"
 	"time"
 
 	"github.com/sdrmap/sdrmap/higherorder"
+	"github.com/sdrmap/sdrmap/local"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/relax"
 	"github.com/sdrmap/sdrmap/solver"
 	"github.com/sdrmap/sdrmap/solver/feasible"
-	"github.com/sdrmap/sdrmap/solver/icm"
-	"github.com/sdrmap/sdrmap/solver/lns"
 )
 
 // Settings selects and configures the solver. The zero value of every field
@@ -159,83 +157,6 @@ func repair(ctx context.Context, m *model.Model, clamp []int, s *Settings, start
 	return false, nil
 }
 
-// polish alternates single-variable moves on the original model m
-// (icm.ImproveModel) and tree-block moves on its pairwise view p (icm.Trees,
-// reached through forth and back) until neither lowers the energy of x. x,
-// a full assignment of m of finite energy, is changed in place; polish
-// returns m.Energy(x).
-func polish(ctx context.Context, m *model.Model, p *model.Pairwise, clamp []int, back, forth func([]int) []int, x []int) float64 {
-	e := icm.ImproveModel(m, x, clamp)
-	trees := icm.NewTrees(p)
-	for ctx.Err() == nil {
-		y := p.Restrict(forth(x))
-		trees.ImproveCtx(ctx, y)
-		z := back(p.Expand(y))
-		ez := icm.ImproveModel(m, z, clamp)
-		if !(ez < e) {
-			break
-		}
-		copy(x, z)
-		e = ez
-	}
-	return e
-}
-
-// improveLNS runs the large-neighbourhood search with exact block moves
-// (package lns) on x, of energy e: under a time limit until pctx ends or
-// bound proves x optimal, else until it stalls. It returns the energy of x.
-// Progress, if set, is called every progressEvery from another goroutine.
-func improveLNS(pctx context.Context, m *model.Model, clamp, x []int, e, bound float64, s *Settings, start time.Time) float64 {
-	if pctx.Err() != nil || solver.Proven(e, bound) {
-		return e
-	}
-	ctx, cancel := context.WithCancel(pctx)
-	defer cancel()
-	var mu sync.Mutex
-	best, gains := e, 0
-	set := lns.Settings{Seed: s.Seed, OnImprove: func(e float64) {
-		mu.Lock()
-		best, gains = e, gains+1
-		mu.Unlock()
-		if solver.Proven(e, bound) {
-			cancel()
-		}
-	}}
-	if s.TimeLimit > 0 {
-		set.MaxStall = -1
-	}
-	var wg sync.WaitGroup
-	if s.Progress != nil {
-		wg.Go(func() {
-			tick := time.NewTicker(progressEvery)
-			defer tick.Stop()
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case <-tick.C:
-					mu.Lock()
-					pr := Progress{Elapsed: time.Since(start), Stage: "lns", Iteration: gains, Energy: best, Bound: bound, SDPGap: math.NaN()}
-					mu.Unlock()
-					s.Progress(pr)
-				}
-			}
-		})
-	}
-	t0, e0 := time.Now(), e
-	e = lns.Improve(ctx, m, x, clamp, set)
-	cancel()
-	wg.Wait()
-	if s.Log != nil {
-		fmt.Fprintf(s.Log, "large-neighbourhood search: energy %.9g -> %.9g in %v, %d improvements\n", e0, e, time.Since(t0).Round(time.Millisecond), gains)
-	}
-	return e
-}
-
-// progressEvery is the interval of the progress calls of the
-// large-neighbourhood search.
-const progressEvery = 250 * time.Millisecond
-
 // Solve runs the pipeline on m: presolve (conversion of higher-order
 // factors, evidence, symmetry break), the method named by s.Solver,
 // postsolve (feasibility repair, local search on the original model) and
@@ -321,7 +242,7 @@ func presolve(m *model.Model, s *Settings) (*presolved, error) {
 
 // postsolve looks for a feasible assignment when the method found none
 // (repair) and, after a conversion or a repair, improves the assignment on
-// the original model (polish, improveLNS) until the time limit.
+// the original model (local.Polish, local.LNS) until the time limit.
 func postsolve(ctx context.Context, m *model.Model, pre *presolved, s *Settings, start time.Time, r *Result) error {
 	pctx := ctx
 	if s.TimeLimit > 0 {
@@ -342,8 +263,14 @@ func postsolve(ctx context.Context, m *model.Model, pre *presolved, s *Settings,
 	if (pre.converted || repaired) && !s.NoPolish && !math.IsInf(r.Energy, 1) && !solver.Proven(r.Energy, r.Bound) {
 		// The method polished on p; the original model has moves (and a
 		// repaired assignment needs them) that p does not show.
-		r.Energy = polish(pctx, m, pre.p, clamp, pre.back, pre.forth, r.Assignment)
-		r.Energy = improveLNS(pctx, m, clamp, r.Assignment, r.Energy, r.Bound, s, start)
+		r.Energy = local.Polish(pctx, m, pre.p, clamp, pre.back, pre.forth, r.Assignment)
+		set := local.Settings{Seed: s.Seed, UseBudget: s.TimeLimit > 0, Log: s.Log}
+		if s.Progress != nil {
+			set.Progress = func(gains int, e float64) {
+				s.Progress(Progress{Elapsed: time.Since(start), Stage: "lns", Iteration: gains, Energy: e, Bound: r.Bound, SDPGap: math.NaN()})
+			}
+		}
+		r.Energy = local.LNS(pctx, m, clamp, r.Assignment, r.Energy, r.Bound, set)
 	}
 	return nil
 }

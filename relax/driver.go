@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/sdrmap/sdrmap/certify"
+	"github.com/sdrmap/sdrmap/local"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/rounding"
 	"github.com/sdrmap/sdrmap/sdr"
@@ -61,7 +61,7 @@ const roundingDraws = 32
 // argmax and randomized rounding from a factor of Xbar (rounding.Sample),
 // with RoundIterative the paper's iterative rounding (spec §7,
 // iterativeRound). Unless NoPolish, the candidates are polished
-// (polishAll); the best is kept. The relaxations get 1 - searchShare of
+// (local.Candidates); the best is kept. The relaxations get 1 - searchShare of
 // the time limit. The bound is the certified energy bound (spec §9) of the
 // first relaxation, the only one over the whole model: the best of its
 // iterates', after a solver without a dense Xbar that iterate's again to
@@ -185,11 +185,8 @@ func Solve(ctx context.Context, p *model.Pairwise, rel Solver, o Options) (*Outc
 		sctx, cancel = context.WithDeadline(ctx, start.Add(o.TimeLimit))
 		defer cancel()
 	}
-	rounds := 1
-	if o.TimeLimit > 0 {
-		rounds = searchRounds
-	}
-	best, bestE, bound := polishAll(sctx, p, cands, out.Bound, func(x []int) float64 { return certifyAt(res, x, "rounding", out.Bound) }, !o.NoPolish, rounds, o.Seed)
+	best, bestE, bound := local.Candidates(sctx, p, cands, out.Bound, func(x []int) float64 { return certifyAt(res, x, "rounding", out.Bound) },
+		local.Settings{NoPolish: o.NoPolish, Seed: o.Seed, UseBudget: o.TimeLimit > 0})
 	if bound > out.Bound {
 		out.Bound, out.Complement = bound, true
 	}
@@ -224,71 +221,9 @@ func probeRound(prob *sdr.Problem, d *Solution, seed uint64) ([]int, float64) {
 	return best, bestE
 }
 
-// treeCandidates is the number of rounded assignments, the best after ICM,
-// that the tree-block search (icm.Trees) polishes further.
-const treeCandidates = 4
-
 // searchShare is the share of the time limit kept for rounding and the
 // local search after the relaxations (which get the rest).
 const searchShare = 0.2
-
-// searchRounds is the number of iterated local searches (each until it
-// stalls) when the run has a time limit, which still stops them: a user who
-// gives a budget wants it used. They take the treeCandidates best
-// assignments in turn, each continuing where it stopped.
-const searchRounds = 12
-
-// polishAll polishes every candidate by ICM and the best treeCandidates
-// of them by tree-block moves, then runs rounds iterated local searches
-// (icm.Trees.Search, seeded from seed) from the best, each until it stalls,
-// until ctx is done or bound proves the best optimal. After each stage that
-// improves the best, certify (nil: none) may raise bound with a certificate
-// at the best, first right after ICM. It returns the best with its energy
-// and the bound; without polish, it only picks the best and certifies it.
-func polishAll(ctx context.Context, p *model.Pairwise, cands [][]int, bound float64, certify func([]int) float64, polish bool, rounds int, seed uint64) ([]int, float64, float64) {
-	if len(cands) == 0 {
-		return nil, math.Inf(1), bound
-	}
-	es := make([]float64, len(cands))
-	certified := math.Inf(1) // energy of the last assignment certified
-	check := func(k int) {
-		if certify != nil && es[k] < certified && !solver.Proven(es[k], bound) && ctx.Err() == nil {
-			certified = es[k]
-			bound = max(bound, certify(cands[k]))
-		}
-	}
-	local := icm.NewLocal(p)
-	for k, x := range cands {
-		if polish {
-			es[k] = local.Improve(x)
-		} else {
-			es[k] = p.Energy(x)
-		}
-	}
-	order := make([]int, len(cands))
-	for k := range order {
-		order[k] = k
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
-	check(order[0])
-	if !polish {
-		return cands[order[0]], es[order[0]], bound
-	}
-	trees := icm.NewTrees(p)
-	top := order[:min(treeCandidates, len(order))]
-	for _, k := range top {
-		es[k] = trees.ImproveCtx(ctx, cands[k])
-	}
-	slices.SortStableFunc(top, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
-	check(top[0])
-	for k := 0; k < rounds && ctx.Err() == nil && !solver.Proven(es[top[0]], bound); k++ {
-		c := top[k%len(top)]
-		es[c] = trees.Search(ctx, cands[c], icm.SearchSettings{Seed: seed + uint64(k)})
-		slices.SortStableFunc(top, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
-	}
-	check(top[0])
-	return cands[top[0]], es[top[0]], bound
-}
 
 // complementBound returns the certified energy bound (spec §9) of the dual
 // point complementary to the assignment x (sdr.Problem.Complement), made
