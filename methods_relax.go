@@ -5,11 +5,12 @@ import (
 	"math"
 
 	"github.com/sdrmap/sdrmap/relax"
+	"github.com/sdrmap/sdrmap/relax/driver"
 	"github.com/sdrmap/sdrmap/solver/sdpad"
 )
 
 // The relaxation methods: a relaxation solver behind the SDR driver
-// (relax.Solve: rounding, probes, certificates, local search).
+// (driver.Solve: rounding, probes, certificates, local search).
 func init() {
 	Register(RelaxMethod("sdpad", `the semidefinite relaxation solved by the paper's SDPAD (dense
 eigendecompositions: N up to ~2000), rounded by argmax and
@@ -47,12 +48,12 @@ func sdpadSolver(lowRank bool) func(*Settings) relax.Solver {
 
 // RelaxMethod returns the method that solves the SDR with the relaxation
 // solver that newSolver makes for the run's settings and rounds it (the
-// SDR driver, relax.Solve). Settings.Tol, MaxIter, Rank, MaxRank, Seed,
+// SDR driver, driver.Solve). Settings.Tol, MaxIter, Rank, MaxRank, Seed,
 // Log and Progress reach the relaxation solver; Rounding, NoProbe and
 // NoPolish the driver.
 func RelaxMethod(name, description string, newSolver func(*Settings) relax.Solver) Method {
 	return NewMethod(name, description, true, func(ctx context.Context, in *Input, s *Settings) (*Outcome, error) {
-		o := relax.Options{
+		o := driver.Options{
 			Settings: relax.Settings{TimeLimit: s.TimeLimit, Tol: s.Tol, MaxIter: s.MaxIter, Rank: s.Rank, MaxRank: s.MaxRank,
 				Seed: s.Seed, Log: s.Log},
 			Rounding: s.Rounding, NoProbe: s.NoProbe, NoPolish: s.NoPolish,
@@ -62,7 +63,7 @@ func RelaxMethod(name, description string, newSolver func(*Settings) relax.Solve
 				s.Progress(Progress{Elapsed: it.Time, Stage: name, Iteration: it.Iteration, Energy: math.Inf(1), Bound: it.Bound, SDPGap: it.Gap})
 			}
 		}
-		res, err := relax.Solve(ctx, in.Pairwise, newSolver(s), o)
+		res, err := driver.Solve(ctx, in.Pairwise, newSolver(s), o)
 		if err != nil {
 			return nil, err
 		}

@@ -19,7 +19,7 @@ import (
 	"github.com/sdrmap/sdrmap/higherorder"
 	"github.com/sdrmap/sdrmap/local"
 	"github.com/sdrmap/sdrmap/model"
-	"github.com/sdrmap/sdrmap/relax"
+	"github.com/sdrmap/sdrmap/relax/driver"
 	"github.com/sdrmap/sdrmap/solver"
 	"github.com/sdrmap/sdrmap/solver/feasible"
 )
@@ -104,8 +104,8 @@ type SDRInfo struct {
 
 // Roundings of the SDR solvers (Settings.Rounding).
 const (
-	RoundSample    = relax.RoundSample    // argmax and randomized roundings from a factor of Xbar
-	RoundIterative = relax.RoundIterative // the paper's iterative rounding (spec §7)
+	RoundSample    = driver.RoundSample    // argmax and randomized roundings from a factor of Xbar
+	RoundIterative = driver.RoundIterative // the paper's iterative rounding (spec §7)
 )
 
 // DefaultSolver is used when Settings.Solver is empty: auto, TRW-S and

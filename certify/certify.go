@@ -2,7 +2,7 @@
 // of the SDR from a few smallest eigenpairs of the dual slack, found by an
 // iterative eigensolver (package eigen) on the implicit operator: no N x N
 // matrix is formed. It is shared by every relaxation solver and by the SDR
-// driver (package relax); it knows no solver.
+// driver (package relax/driver); it knows no solver.
 package certify
 
 import (

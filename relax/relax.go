@@ -1,8 +1,8 @@
-// Package relax solves MAP through the SDR: a relaxation solver behind the
-// Solver interface, then rounding, probes, the complement certificate and
-// the paper's iterative rounding (Solve, the SDR driver). A new relaxation
-// solver implements Solver and nothing else; sdpad.Relaxer (SDPAD and
-// SDPAD-LR) is one.
+// Package relax is the contract between the SDR driver (package
+// relax/driver: rounding, probes, the complement certificate, iterative
+// rounding) and the relaxation solvers: the Solver interface and its
+// settings, warm start and solution. A new relaxation solver implements
+// Solver and nothing else; sdpad.Relaxer (SDPAD and SDPAD-LR) is one.
 package relax
 
 import (

@@ -1,4 +1,8 @@
-package relax
+// Package driver is the SDR driver: it solves the relaxation with any
+// relax.Solver, then rounds (argmax and randomized rounding, or the paper's
+// iterative rounding), probes the iterates, certifies the complementary dual
+// point and polishes the assignments (package local).
+package driver
 
 import (
 	"cmp"
@@ -12,6 +16,7 @@ import (
 	"github.com/sdrmap/sdrmap/certify"
 	"github.com/sdrmap/sdrmap/local"
 	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/relax"
 	"github.com/sdrmap/sdrmap/rounding"
 	"github.com/sdrmap/sdrmap/sdr"
 	"github.com/sdrmap/sdrmap/solver"
@@ -30,11 +35,11 @@ const (
 
 // Options configure Solve.
 type Options struct {
-	// Settings go to the relaxation solver; TimeLimit is that of the whole
-	// of Solve, of which the relaxations get 1 - searchShare.
-	Settings
+	// The relax.Settings go to the relaxation solver; TimeLimit is that of
+	// the whole of Solve, of which the relaxations get 1 - searchShare.
+	relax.Settings
 	Rounding string // RoundSample (also "") or RoundIterative
-	NoProbe  bool   // no probes (Settings.Probe): the relaxation runs to its tolerance
+	NoProbe  bool   // no probes (relax.Settings.Probe): the relaxation runs to its tolerance
 	NoPolish bool   // no local search on the rounded assignments
 }
 
@@ -49,8 +54,8 @@ type Outcome struct {
 	// to a rounded assignment (sdr.Problem.Complement), better than the
 	// iterates' own.
 	Complement bool
-	First      *Solution // the first relaxation, over the whole model; nil if none was solved
-	Dimension  int       // N of the first relaxation
+	First      *relax.Solution // the first relaxation, over the whole model; nil if none was solved
+	Dimension  int             // N of the first relaxation
 }
 
 // roundingDraws is the number of assignments drawn from the relaxation:
@@ -69,7 +74,7 @@ const roundingDraws = 32
 // of a loose eigensolve), and that of the point complementary to the best
 // assignment. Unless NoProbe, probes round the iterate and stop the
 // relaxation when a certificate proves the assignment optimal.
-func Solve(ctx context.Context, p *model.Pairwise, rel Solver, o Options) (*Outcome, error) {
+func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) (*Outcome, error) {
 	if o.Rounding != "" && o.Rounding != RoundSample && o.Rounding != RoundIterative {
 		return nil, fmt.Errorf("unknown rounding %q (want %s or %s)", o.Rounding, RoundSample, RoundIterative)
 	}
@@ -89,7 +94,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel Solver, o Options) (*Outc
 	log := o.Log
 	// certifyAt returns the bound of the dual point complementary to x,
 	// certified tightly only if it can reach target (see complementBound).
-	certifyAt := func(d *Solution, x []int, when string, target float64) float64 {
+	certifyAt := func(d *relax.Solution, x []int, when string, target float64) float64 {
 		t0 := time.Now()
 		b := complementBound(prob, d, x, target)
 		if log != nil {
@@ -103,7 +108,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel Solver, o Options) (*Outc
 	var probed, probeBest []int
 	probeBound, probeBestE := math.Inf(-1), math.Inf(1)
 	if !o.NoProbe {
-		set.Probe = func(d *Solution) bool {
+		set.Probe = func(d *relax.Solution) bool {
 			x, e := probeRound(prob, d, o.Seed)
 			if x == nil {
 				return false
@@ -153,7 +158,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel Solver, o Options) (*Outc
 		rng := rand.New(rand.NewPCG(o.Seed, 0x5d12))
 		cands = rounding.Sample(prob, res.FactorOf(), roundingDraws, rng)
 	default:
-		resolve := func(prob *sdr.Problem, warm *Start) (*Solution, error) {
+		resolve := func(prob *sdr.Problem, warm *relax.Start) (*relax.Solution, error) {
 			set := o.Settings
 			set.Log, set.Progress, set.Start = nil, nil, warm
 			if o.TimeLimit > 0 {
@@ -205,10 +210,10 @@ func Solve(ctx context.Context, p *model.Pairwise, rel Solver, o Options) (*Outc
 // relaxation's iterate (rounding.Sample).
 const probeDraws = 8
 
-// probeRound rounds the iterate d of a probe (Settings.Probe): probeDraws
-// draws from its factor (rounding.Sample, seeded by seed and the
+// probeRound rounds the iterate d of a probe (relax.Settings.Probe):
+// probeDraws draws from its factor (rounding.Sample, seeded by seed and the
 // iteration), each polished by ICM. It returns the best with its energy.
-func probeRound(prob *sdr.Problem, d *Solution, seed uint64) ([]int, float64) {
+func probeRound(prob *sdr.Problem, d *relax.Solution, seed uint64) ([]int, float64) {
 	rng := rand.New(rand.NewPCG(seed, uint64(d.Iterations)))
 	local := icm.NewLocal(prob.Pairwise)
 	var best []int
@@ -235,7 +240,7 @@ const searchShare = 0.2
 // point whose loose eigensolve shows that its bound stays below target (a
 // probe: what proves x optimal; after the rounding: the bound so far) is
 // not certified to full accuracy. -Inf when it cannot be computed.
-func complementBound(prob *sdr.Problem, res *Solution, x []int, target float64) float64 {
+func complementBound(prob *sdr.Problem, res *relax.Solution, x []int, target float64) float64 {
 	bound, e := math.Inf(-1), prob.Pairwise.Energy(x)
 	for _, dual := range [][2][]float64{{res.BestY, res.BestZ}, {res.Y, res.Z}} {
 		if dual[0] == nil || solver.Proven(e, bound) {
@@ -271,7 +276,7 @@ func complementBound(prob *sdr.Problem, res *Solution, x []int, target float64) 
 // free variables take the argmax of the last marginals. res is the
 // solution of prob; the assignment is in prob.Pairwise's numbering, and
 // the count is that of the relaxations solved.
-func iterativeRound(ctx context.Context, prob *sdr.Problem, res *Solution, resolve func(*sdr.Problem, *Start) (*Solution, error)) ([]int, int, error) {
+func iterativeRound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, resolve func(*sdr.Problem, *relax.Start) (*relax.Solution, error)) ([]int, int, error) {
 	p := prob.Pairwise
 	x := make([]int, p.NumVars())
 	ids := make([]int, p.NumVars()) // variable of cur -> variable of p
@@ -303,7 +308,7 @@ func iterativeRound(ctx context.Context, prob *sdr.Problem, res *Solution, resol
 		} else if err != nil {
 			return nil, rounds, err
 		}
-		start := &Start{Penalty: res.Penalty}
+		start := &relax.Start{Penalty: res.Penalty}
 		start.Y, start.Z, start.Factor = nextProb.Transfer(prob, res.Y, res.Z, res.FactorOf())
 		res, err = resolve(nextProb, start)
 		if err != nil {

@@ -1,4 +1,4 @@
-package relax
+package driver
 
 // IterativeRound exposes iterativeRound to the external tests, which need
 // a relaxation solver (package sdpad imports this one).

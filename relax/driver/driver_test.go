@@ -1,4 +1,4 @@
-package relax_test
+package driver_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/sdrmap/sdrmap/internal/randmodel"
 	"github.com/sdrmap/sdrmap/relax"
+	"github.com/sdrmap/sdrmap/relax/driver"
 	"github.com/sdrmap/sdrmap/rounding"
 	"github.com/sdrmap/sdrmap/sdr"
 	"github.com/sdrmap/sdrmap/solver/sdpad"
@@ -46,7 +47,7 @@ func TestIterativeRoundCutShort(t *testing.T) {
 				last, err = lr.Relax(ctx, q, relax.Settings{Start: w})
 				return last, err
 			}
-			x, _, err := relax.IterativeRound(ctx, prob, res, resolve)
+			x, _, err := driver.IterativeRound(ctx, prob, res, resolve)
 			if err != nil {
 				t.Fatal(err)
 			}
