@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/sdrmap/sdrmap/format/opengm"
 	"github.com/sdrmap/sdrmap/format/uai"
@@ -52,18 +51,6 @@ func load(path, evidPath string) (*input, error) {
 		return nil, fmt.Errorf("%s: %w", evidPath, err)
 	}
 	return in, nil
-}
-
-// jsonFloat encodes infinities as strings ("+Inf"), which JSON cannot hold
-// as numbers.
-type jsonFloat float64
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		return json.Marshal(fmt.Sprint(v))
-	}
-	return json.Marshal(v)
 }
 
 func writeJSON(w io.Writer, v any) error {

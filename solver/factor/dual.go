@@ -1,10 +1,9 @@
 package factor
 
 import (
-	"errors"
-
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sdrmap/sdrmap/certify"
 	"github.com/sdrmap/sdrmap/eigen"
 	"github.com/sdrmap/sdrmap/sdr"
 )
@@ -53,51 +52,39 @@ func (a *alm) dual(v *mat.Dense) (y, z []float64) {
 	return y, z
 }
 
-// certifier computes §9 certificates of dual points on the minimal face by
-// LOBPCG on U^T S U (sdr.Face), warm-started from its previous vectors.
+// certifier computes §9 certificates of dual points on the minimal face
+// (certify.Partial on U^T S U), warm-started from its previous vectors.
 type certifier struct {
-	prob   *sdr.Problem
-	face   *sdr.Face
-	slack  *sdr.Sym
-	k      int
-	warm   *mat.Dense // face coordinates, d x k
-	ux, su *mat.Dense // N x k scratch
+	prob *sdr.Problem
+	op   *certify.Slack
+	k    int
+	warm *mat.Dense // face coordinates, d x k
 }
 
 func newCertifier(prob *sdr.Problem, k int) *certifier {
-	f := prob.Face()
-	k = max(1, min(k, f.Dim()))
-	return &certifier{prob: prob, face: f, slack: sdr.NewSym(prob), k: k,
-		ux: mat.NewDense(prob.N(), k, nil), su: mat.NewDense(prob.N(), k, nil)}
+	op := certify.NewSlack(prob, make([]float64, prob.Y.Len), make([]float64, prob.NumZ), true)
+	return &certifier{prob: prob, op: op, k: max(1, min(k, op.Dim()))}
 }
-
-var errEigen = errors.New("factor: the eigensolver of the certificate failed")
 
 // certify returns the certificate of (y, z) from the k smallest eigenpairs
 // of U^T S U to relative tolerance tol, with at most iters iterations, and
-// the eigenvectors in Xbar's coordinates (N x k, the directions of negative
-// curvature when the values are negative) with their values.
+// those eigenvectors in Xbar's coordinates (N x k) with their Rayleigh
+// quotients: the directions of negative curvature where these are negative.
 func (cf *certifier) certify(y, z []float64, tol float64, iters int, seed uint64) (sdr.Certificate, *mat.Dense, []float64, error) {
-	cf.prob.DualSlack(cf.slack, y, z)
-	op := eigen.Func{N: cf.face.Dim(), F: func(dst, x *mat.Dense) {
-		_, c := x.Dims()
-		if _, have := cf.ux.Dims(); have != c {
-			cf.ux, cf.su = mat.NewDense(cf.prob.N(), c, nil), mat.NewDense(cf.prob.N(), c, nil)
-		}
-		cf.face.Lift(cf.ux, x)
-		cf.slack.MulMat(cf.su, cf.ux)
-		cf.face.Restrict(dst, cf.su)
-	}}
-	res, err := eigen.Smallest(op, cf.k, cf.warm, eigen.Settings{Tol: tol, MaxIter: iters, Seed: seed})
-	if err != nil && !errors.Is(err, eigen.ErrNotConverged) {
-		return sdr.Certificate{}, nil, nil, errEigen
-	}
-	cf.warm = res.Vectors
-	c, err := cf.prob.CertifyPartial(y, z, res.Values, eigen.LowerBound(res), true)
+	cf.prob.DualSlack(cf.op.S, y, z)
+	c, vecs, _, err := certify.Partial(cf.prob, cf.op, y, z, true, cf.k, cf.warm, eigen.Settings{Tol: tol, MaxIter: iters, Seed: seed})
 	if err != nil {
 		return sdr.Certificate{}, nil, nil, err
 	}
-	vecs := mat.NewDense(cf.prob.N(), len(res.Values), nil)
-	cf.face.Lift(vecs, res.Vectors)
-	return c, vecs, res.Values, nil
+	cf.warm = vecs
+	d, k := vecs.Dims()
+	sv := mat.NewDense(d, k, nil)
+	cf.op.Apply(sv, vecs)
+	vals := make([]float64, k)
+	for j := range k {
+		vals[j] = mat.Dot(vecs.ColView(j), sv.ColView(j)) / mat.Dot(vecs.ColView(j), vecs.ColView(j))
+	}
+	lifted := mat.NewDense(cf.prob.N(), k, nil)
+	cf.op.Face.Lift(lifted, vecs)
+	return c, lifted, vals, nil
 }
