@@ -39,8 +39,8 @@
 // LOBPCG on U^T S U) is rigorous for any multipliers, like every bound in
 // sdrmap, and tight when V is a rank-deficient minimizer. Certificates are
 // computed when the primal infeasibility is within the tolerance, every
-// few outer iterations before, and at the end (the best dual point once
-// more to a tight eigensolver tolerance when time is left).
+// few outer iterations before, and at the end; the SDR driver
+// (relax/driver) certifies the best one again to a tight tolerance.
 //
 // # Rank
 //

@@ -29,14 +29,13 @@ type Settings struct {
 	SigmaMax float64 // largest penalty
 	Memory   int     // L-BFGS pairs
 
-	// The certificate of every outer iteration computes the CertifyRank
-	// smallest eigenpairs of the compressed slack to relative tolerance
-	// CertifyTol in at most CertifyMaxIter LOBPCG iterations; the closing
-	// one (the best dual point, once more) to CloseCertifyTol.
-	CertifyRank     int
-	CertifyTol      float64
-	CertifyMaxIter  int
-	CloseCertifyTol float64
+	// A certificate computes the CertifyRank smallest eigenpairs of the
+	// compressed slack to relative tolerance CertifyTol in at most
+	// CertifyMaxIter LOBPCG iterations (the SDR driver certifies the best
+	// dual point again to a tight tolerance after the run).
+	CertifyRank    int
+	CertifyTol     float64
+	CertifyMaxIter int
 
 	// Start, when not nil, warm-starts from its factor and multipliers.
 	Start *Start
@@ -59,7 +58,7 @@ func DefaultSettings() Settings {
 		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 500, InnerIter: 500,
 		Rank: 8, MaxRank: 64,
 		Sigma0: 10, SigmaMax: 1e7, Memory: 10,
-		CertifyRank: 8, CertifyTol: 1e-6, CertifyMaxIter: 100, CloseCertifyTol: 1e-9,
+		CertifyRank: 8, CertifyTol: 1e-6, CertifyMaxIter: 100,
 		ProbeEvery: 1, ProbeTol: 0.1,
 	}
 }
@@ -76,8 +75,8 @@ func (s *Settings) check() error {
 		return fmt.Errorf("factor: penalties must satisfy 0 < Sigma0 <= SigmaMax (got %g, %g)", s.Sigma0, s.SigmaMax)
 	case s.Memory < 1 || s.CertifyRank < 1 || s.CertifyMaxIter < 1:
 		return fmt.Errorf("factor: Memory, CertifyRank and CertifyMaxIter must be positive")
-	case !(s.CertifyTol > 0) || !(s.CloseCertifyTol > 0):
-		return fmt.Errorf("factor: certificate tolerances must be positive")
+	case !(s.CertifyTol > 0):
+		return fmt.Errorf("factor: CertifyTol must be positive (got %g)", s.CertifyTol)
 	case s.Probe != nil && s.ProbeEvery < 1:
 		return fmt.Errorf("factor: ProbeEvery must be positive with a Probe")
 	}

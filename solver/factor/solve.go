@@ -158,12 +158,6 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	}
 	res.Factor, res.Rank = in.v, in.v.RawMatrix().Cols
 	res.Marginals = prob.Marginals(column0(in.v))
-	if res.BestY != nil && ctx.Err() == nil && !late() {
-		c, _, _, err := cf.certify(res.BestY, res.BestZ, s.CloseCertifyTol, 5*s.CertifyMaxIter, s.Seed)
-		if err == nil && c.LowerBound > res.SDRBound {
-			res.SDRBound, res.EnergyBound = c.LowerBound, c.EnergyBound
-		}
-	}
 	res.Evaluations, res.Time = a.evals, time.Since(t0)
 	if s.Verbose != nil {
 		fmt.Fprintf(s.Verbose, "factor ALM: %s after %d iterations (%d L-BFGS, %d evaluations), rank %d, bound %.9g, %v\n",
