@@ -112,7 +112,7 @@ in most factors is then fixed to state 0, which loses no optimum and keeps
 the relaxation from averaging the m shifted copies of each solution
 (sdrmap info says "shift invariant"; --keep-symmetry turns this off).
 
---time-limit and Ctrl-C end the run with the best assignment found so far,
+--time-limit, Ctrl-C (SIGINT) and SIGTERM end the run with the best assignment found so far,
 which is still printed and written to -o.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -141,7 +141,7 @@ which is still printed and written to -o.`,
 			} else if pl = newProgressLine(cmd.ErrOrStderr()); pl != nil {
 				s.Progress = pl.update
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 			defer stop()
 			res, err := sdrmap.Solve(ctx, in.m, s)
 			if pl != nil {
