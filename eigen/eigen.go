@@ -90,6 +90,10 @@ type Settings struct {
 	// implicitly updated A·X, which is accurate to accumulated rounding
 	// only. Leave it false when the residuals certify a bound.
 	NoVerify bool
+	// Stop, when not nil, is called after every iteration; true ends the
+	// solve as MaxIter does (ErrNotConverged with the pairs so far,
+	// verified unless NoVerify): how a deadline reaches the eigensolver.
+	Stop func() bool
 }
 
 // Result holds computed eigenpairs.

@@ -69,6 +69,9 @@ func lobpcg(op Operator, k int, warm *mat.Dense, set Settings, sign float64) (Re
 		if e.iters >= set.MaxIter {
 			return e.notConverged(fmt.Sprintf("after %d iterations", e.iters))
 		}
+		if set.Stop != nil && set.Stop() {
+			return e.notConverged(fmt.Sprintf("when stopped after %d iterations", e.iters))
+		}
 		active = active[:0]
 		for j := 0; j < k; j++ {
 			if !(e.res[j] <= e.tol()) {
