@@ -121,7 +121,7 @@ func solveTRWS(ctx context.Context, in *Input, s *Settings) (*Outcome, error) {
 		return nil, err
 	}
 	if res.Assignment != nil && !s.NoPolish {
-		icm.NewTrees(in.Pairwise).ImproveCtx(ctx, res.Assignment)
+		icm.NewTreesCtx(ctx, in.Pairwise).ImproveCtx(ctx, res.Assignment)
 	}
 	if s.Log != nil {
 		fmt.Fprintf(s.Log, "trws: %d iterations, energy %.9g, bound %.9g, %v\n", res.Iterations, res.Energy, res.Bound, res.Time)

@@ -179,9 +179,19 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if pre.converted && s.TimeLimit > 0 {
 		runSet.TimeLimit -= time.Duration(float64(s.TimeLimit-time.Since(start)) * polishShare)
 	}
-	out, err := method.Solve(ctx, &Input{Pairwise: pre.p, Converted: pre.converted}, &runSet)
+	// The method ends by the time limit: its context has it as deadline
+	// (the contract of solver.WithLimit), down to certificates and searches.
+	mctx, cancel := context.WithCancel(ctx)
+	if s.TimeLimit > 0 {
+		mctx, cancel = context.WithDeadline(ctx, start.Add(s.TimeLimit))
+	}
+	defer cancel()
+	out, err := method.Solve(mctx, &Input{Pairwise: pre.p, Converted: pre.converted}, &runSet)
 	if err != nil {
 		return nil, err
+	}
+	if out.Status == solver.Interrupted && ctx.Err() == nil {
+		out.Status = solver.TimeLimit // mctx's deadline, not the caller
 	}
 	r := &Result{Solver: s.Solver, Status: out.Status, Energy: math.Inf(1), Bound: out.Bound,
 		Iterations: out.Iterations, Rounds: out.Rounds, SDR: out.SDR}

@@ -88,6 +88,12 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	}
 	out.Dimension = prob.N()
 	start := time.Now()
+	sctx := ctx // the certificates and the search end by the time limit
+	if o.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithDeadline(ctx, start.Add(o.TimeLimit))
+		defer cancel()
+	}
 	relaxLimit := time.Duration(float64(o.TimeLimit) * (1 - searchShare))
 	set := o.Settings
 	set.TimeLimit = relaxLimit
@@ -96,7 +102,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	// certified tightly only if it can reach target (see complementBound).
 	certifyAt := func(d *relax.Solution, x []int, when string, target float64) float64 {
 		t0 := time.Now()
-		b := complementBound(prob, d, x, target)
+		b := complementBound(sctx, prob, d, x, target)
 		if log != nil {
 			fmt.Fprintf(log, "certificate at an assignment of energy %.9g (%s): bound %.9g (iterates: %.9g), %v\n",
 				p.Energy(x), when, b, d.EnergyBound, time.Since(t0).Round(time.Millisecond))
@@ -140,7 +146,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	}
 	if res.X == nil && probed == nil && res.BestY != nil && ctx.Err() == nil {
 		t0 := time.Now()
-		c, _, err := certify.Face(prob, res.BestY, res.BestZ, nil, math.Inf(-1), certify.DefaultSettings())
+		c, _, err := certify.Face(sctx, prob, res.BestY, res.BestZ, nil, math.Inf(-1), certify.DefaultSettings())
 		if err == nil && c.EnergyBound > out.Bound {
 			out.Bound, out.Complement = c.EnergyBound, false
 		}
@@ -156,7 +162,11 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 		cands = [][]int{probed}
 	case o.Rounding == "" || o.Rounding == RoundSample:
 		rng := rand.New(rand.NewPCG(o.Seed, 0x5d12))
-		cands = rounding.Sample(prob, res.FactorOf(), roundingDraws, rng)
+		draws := roundingDraws
+		if sctx.Err() != nil {
+			draws = 1 // past the time limit: the argmax only (32 draws took 0.4 s at N = 500K)
+		}
+		cands = rounding.Sample(prob, res.FactorOf(), draws, rng)
 	default:
 		resolve := func(prob *sdr.Problem, warm *relax.Start) (*relax.Solution, error) {
 			set := o.Settings
@@ -183,12 +193,6 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	}
 	if probed == nil && probeBest != nil {
 		cands = append(cands, probeBest)
-	}
-	sctx := ctx
-	if o.TimeLimit > 0 {
-		var cancel context.CancelFunc
-		sctx, cancel = context.WithDeadline(ctx, start.Add(o.TimeLimit))
-		defer cancel()
 	}
 	best, bestE, bound := local.Candidates(sctx, p, cands, out.Bound, func(x []int) float64 { return certifyAt(res, x, "rounding", out.Bound) },
 		local.Settings{NoPolish: o.NoPolish, Seed: o.Seed, UseBudget: o.TimeLimit > 0})
@@ -239,8 +243,9 @@ const searchShare = 0.2
 // solution, it proves x optimal long before the iterates' own bounds do. A
 // point whose loose eigensolve shows that its bound stays below target (a
 // probe: what proves x optimal; after the rounding: the bound so far) is
-// not certified to full accuracy. -Inf when it cannot be computed.
-func complementBound(prob *sdr.Problem, res *relax.Solution, x []int, target float64) float64 {
+// not certified to full accuracy, nor past the end of ctx. -Inf when it
+// cannot be computed.
+func complementBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, x []int, target float64) float64 {
 	bound, e := math.Inf(-1), prob.Pairwise.Energy(x)
 	for _, dual := range [][2][]float64{{res.BestY, res.BestZ}, {res.Y, res.Z}} {
 		if dual[0] == nil || solver.Proven(e, bound) {
@@ -256,7 +261,7 @@ func complementBound(prob *sdr.Problem, res *relax.Solution, x []int, target flo
 		} else if v, perr := prob.Point(x); perr != nil {
 			err = perr
 		} else {
-			c, _, err = certify.Face(prob, y, z, v, target, certify.DefaultSettings())
+			c, _, err = certify.Face(ctx, prob, y, z, v, target, certify.DefaultSettings())
 		}
 		if err == nil {
 			bound = max(bound, c.EnergyBound)

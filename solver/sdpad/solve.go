@@ -21,6 +21,8 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	if err := s.check(prob); err != nil {
 		return nil, err
 	}
+	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
+	defer cancel()
 	dn := newDense(prob, s.Face)
 	st := newState(prob, s, dn)
 	st.residualBound = true
@@ -58,7 +60,7 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		case s.TimeLimit > 0 && it.Time >= s.TimeLimit:
 			status = solver.TimeLimit
 		case ctx.Err() != nil:
-			status = solver.Interrupted
+			status = solver.StopStatus(ctx)
 		}
 		if status == solver.Unsolved && st.probe(k) {
 			status, probed = solver.Solved, true
