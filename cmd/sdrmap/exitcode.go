@@ -1,13 +1,10 @@
 package main
 
-import (
-	"github.com/sdrmap/sdrmap"
-	"github.com/sdrmap/sdrmap/solver"
-)
+import "github.com/sdrmap/sdrmap"
 
 // Exit statuses, one per outcome (README "Exit status", sdrmap --help).
 const (
-	exitOK         = 0 // success; solve: an assignment of finite energy was found (its status line says why the run stopped)
+	exitOK         = 0 // success; solve: an assignment of finite energy was found (answer optimal or feasible; its stopped line says why the run stopped)
 	exitError      = 1 // an error: unreadable or malformed input, a failed write, a solver error
 	exitUsage      = 2 // a bad command line
 	exitInfeasible = 3 // solve: the model has no assignment of finite energy (proven)
@@ -30,14 +27,13 @@ type exitStatus struct {
 func (e exitStatus) Error() string { return e.msg }
 
 // solveOutcome returns the exit status of a solve that ended with res: nil
-// when it found an assignment.
+// when it found an assignment (answer optimal or feasible).
 func solveOutcome(res *sdrmap.Result) error {
-	switch {
-	case res.Assignment != nil:
-		return nil
-	case res.Status == solver.Infeasible:
+	switch res.Answer {
+	case sdrmap.InfeasibleModel:
 		return exitStatus{exitInfeasible, "the model is infeasible: no assignment of finite energy exists"}
-	default:
-		return exitStatus{exitNoAnswer, "no assignment of finite energy found (status " + res.Status.String() + ")"}
+	case sdrmap.NoAssignment:
+		return exitStatus{exitNoAnswer, "no assignment of finite energy found (stopped: " + string(res.Termination) + ")"}
 	}
+	return nil
 }

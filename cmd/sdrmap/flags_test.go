@@ -95,7 +95,7 @@ func TestExitStatus(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"solve", example}, exitOK, "status    solved"},
+		{[]string{"solve", example}, exitOK, "answer    optimal"},
 		{[]string{"solve", infeasible}, exitInfeasible, "infeasible"},
 		{[]string{"solve", "nonexistent.uai"}, exitError, "nonexistent.uai"},
 		{[]string{"solve"}, exitUsage, "arg"},
