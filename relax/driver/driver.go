@@ -41,6 +41,10 @@ type Options struct {
 	Rounding string // RoundSample (also "") or RoundIterative
 	NoProbe  bool   // no probes (relax.Settings.Probe): the relaxation runs to its tolerance
 	NoPolish bool   // no local search on the rounded assignments
+	// Stage, when not nil, is told when the closing certificate and the
+	// rounding start (iterations 0) and when the rounding ends, with the
+	// stage's best energy and the bound so far.
+	Stage func(stage string, iterations int, energy, bound float64)
 }
 
 // Outcome is the result of Solve.
@@ -144,7 +148,13 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	if res.Status == solver.Failed {
 		return out, nil
 	}
+	stage := func(name string, iterations int, energy float64) {
+		if o.Stage != nil {
+			o.Stage(name, iterations, energy, out.Bound)
+		}
+	}
 	if res.X == nil && probed == nil && res.BestY != nil && ctx.Err() == nil {
+		stage("certificate", 0, math.Inf(1))
 		t0 := time.Now()
 		c, _, err := certify.Face(sctx, prob, res.BestY, res.BestZ, nil, math.Inf(-1), certify.DefaultSettings())
 		if err == nil && c.EnergyBound > out.Bound {
@@ -155,6 +165,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 				c.EnergyBound, res.EnergyBound, time.Since(t0).Round(time.Millisecond))
 		}
 	}
+	stage("rounding", 0, probeBestE)
 	roundStart := time.Now()
 	var cands [][]int
 	switch {
@@ -199,6 +210,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	if bound > out.Bound {
 		out.Bound, out.Complement = bound, true
 	}
+	stage("rounding", out.Rounds, bestE)
 	if ctx.Err() != nil && out.Status != solver.Failed {
 		out.Status = solver.Interrupted
 	}
