@@ -110,8 +110,11 @@ in most factors is then fixed to state 0, which loses no optimum and keeps
 the relaxation from averaging the m shifted copies of each solution
 (sdrmap info says "shift invariant"; --keep-symmetry turns this off).
 
---time-limit, Ctrl-C (SIGINT) and SIGTERM end the run with the best assignment found so far,
-which is still printed and written to -o.`,
+--time-limit, Ctrl-C (SIGINT) and SIGTERM end the run with the best
+assignment found so far, which is still printed and written to -o; the
+run ends within about 1 s of the time limit. Exit status: 0 when an
+assignment of finite energy was found, 3 when the model is infeasible, 4
+when none was found (sdrmap --help lists them all).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !contains(sdrmap.Solvers(), s.Solver) {
