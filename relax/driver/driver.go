@@ -173,11 +173,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 		cands = [][]int{probed}
 	case o.Rounding == "" || o.Rounding == RoundSample:
 		rng := rand.New(rand.NewPCG(o.Seed, 0x5d12))
-		draws := roundingDraws
-		if sctx.Err() != nil {
-			draws = 1 // past the time limit: the argmax only (32 draws took 0.4 s at N = 500K)
-		}
-		cands = rounding.Sample(prob, res.FactorOf(), draws, rng)
+		cands = rounding.SampleCtx(sctx, prob, res.FactorOf(), roundingDraws, rng)
 	default:
 		resolve := func(prob *sdr.Problem, warm *relax.Start) (*relax.Solution, error) {
 			set := o.Settings
