@@ -91,8 +91,9 @@ type Settings struct {
 	// only. Leave it false when the residuals certify a bound.
 	NoVerify bool
 	// Stop, when not nil, is called after every iteration; true ends the
-	// solve as MaxIter does (ErrNotConverged with the pairs so far,
-	// verified unless NoVerify): how a deadline reaches the eigensolver.
+	// solve with ErrNotConverged and the pairs so far, as MaxIter does but
+	// without the verification (residuals from the implicit update, as with
+	// NoVerify): how a deadline reaches the eigensolver.
 	Stop func() bool
 }
 
