@@ -44,8 +44,9 @@ const treeCandidates = 4
 // assignments in turn, each continuing where it stopped.
 const searchRounds = 12
 
-// Candidates polishes every candidate assignment of p by ICM (after the
-// first only while ctx lasts) and the best treeCandidates of them by tree-block moves, then runs the iterated local
+// Candidates polishes every candidate assignment of p by ICM (only while
+// ctx lasts: past a deadline every step is late) and the best
+// treeCandidates of them by tree-block moves, then runs the iterated local
 // search (icm.Trees.Search) from the best until it stalls, with
 // s.UseBudget searchRounds of them, until ctx is done or bound proves the
 // best optimal. After each stage that improves the best, certify (nil:
@@ -67,7 +68,7 @@ func Candidates(ctx context.Context, p *model.Pairwise, cands [][]int, bound flo
 	}
 	ls := icm.NewLocal(p)
 	for k, x := range cands {
-		if s.NoPolish || (k > 0 && ctx.Err() != nil) {
+		if s.NoPolish || ctx.Err() != nil {
 			es[k] = p.Energy(x)
 		} else {
 			es[k] = ls.Improve(x)

@@ -86,8 +86,9 @@ type forest struct {
 // variables, 16,880 edges).
 func NewTrees(p *model.Pairwise) *Trees { return NewTreesCtx(context.Background(), p) }
 
-// NewTreesCtx is NewTrees that stops adding forests when ctx ends (after
-// the first): the moves then cover only some of the edges.
+// NewTreesCtx is NewTrees that stops adding forests when ctx ends: the
+// moves then cover only some of the edges (none when ctx has ended
+// already: Improve is then ICM).
 func NewTreesCtx(ctx context.Context, p *model.Pairwise) *Trees {
 	n := p.NumVars()
 	adj := p.Adjacency()
@@ -107,7 +108,7 @@ func NewTreesCtx(ctx context.Context, p *model.Pairwise) *Trees {
 		}
 		return v
 	}
-	for stamp := int32(1); left > 0 && (stamp == 1 || ctx.Err() == nil); stamp++ {
+	for stamp := int32(1); left > 0 && ctx.Err() == nil; stamp++ {
 		for v := range uf {
 			uf[v] = int32(v)
 		}
