@@ -173,7 +173,11 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 		cands = [][]int{probed}
 	case o.Rounding == "" || o.Rounding == RoundSample:
 		rng := rand.New(rand.NewPCG(o.Seed, 0x5d12))
-		cands = rounding.SampleCtx(sctx, prob, res.FactorOf(), roundingDraws, rng)
+		f := res.RowFactor // past the deadline: the argmax only, no eigendecomposition
+		if sctx.Err() == nil {
+			f = res.FactorOf
+		}
+		cands = rounding.SampleCtx(sctx, prob, f(), roundingDraws, rng)
 	default:
 		resolve := func(prob *sdr.Problem, warm *relax.Start) (*relax.Solution, error) {
 			set := o.Settings
