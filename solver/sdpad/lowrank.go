@@ -257,11 +257,7 @@ func (lr *lowRank) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.C
 		tol, iters = min(tol, closeCertifyTol), closeCertifyMaxIter
 	case certHurry:
 		if lr.hurry != nil && lr.hurry() {
-			// No bound; ||S'||_F / (1 + ||C||_F) bounds both dual
-			// infeasibilities from above (U has orthonormal columns).
-			dinf := slack.Norm() / (1 + lr.prob.C.Norm())
-			nan, inf := math.NaN(), math.Inf(-1)
-			return sdr.Certificate{LambdaMin: nan, LambdaMinFace: nan, DualInfeasibility: dinf, FaceDualInfeasibility: dinf, LowerBound: inf, EnergyBound: inf}, false, true
+			return skipped(lr.prob, slack), false, true
 		}
 		iters, stop = hurryCertifyMaxIter, lr.hurry
 	}

@@ -21,9 +21,10 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	if err := s.check(prob); err != nil {
 		return nil, err
 	}
+	dn := newDense(prob, s.Face)
+	dn.hurry = func() bool { return solver.StopStatus(ctx) == solver.TimeLimit }
 	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
 	defer cancel()
-	dn := newDense(prob, s.Face)
 	st := newState(prob, s, dn)
 	st.residualBound = true
 	return st.run(ctx, "sdpad"), nil
