@@ -116,12 +116,14 @@ func solveICM(ctx context.Context, in *Input, s *Settings) (*Outcome, error) {
 // solveTRWS runs TRW-S (its LP bound is the bound) and polishes its
 // assignment by the tree-block search (icm.Trees).
 func solveTRWS(ctx context.Context, in *Input, s *Settings) (*Outcome, error) {
+	s.stage("trws", 0, math.Inf(1), math.Inf(-1))
 	res, err := trws.Solve(ctx, in.Pairwise, trws.Settings{MaxIter: s.MaxIter, TimeLimit: s.TimeLimit})
 	if err != nil {
 		return nil, err
 	}
+	s.stage("trws", res.Iterations, res.Energy, res.Bound)
 	if res.Assignment != nil && !s.NoPolish {
-		icm.NewTrees(in.Pairwise).ImproveCtx(ctx, res.Assignment)
+		icm.NewTreesCtx(ctx, in.Pairwise).ImproveCtx(ctx, res.Assignment)
 	}
 	if s.Log != nil {
 		fmt.Fprintf(s.Log, "trws: %d iterations, energy %.9g, bound %.9g, %v\n", res.Iterations, res.Energy, res.Bound, res.Time)

@@ -68,6 +68,7 @@ func RelaxMethod(name, description string, newSolver func(*Settings) relax.Solve
 			Rounding: s.Rounding, NoProbe: s.NoProbe, NoPolish: s.NoPolish,
 		}
 		if s.Progress != nil {
+			o.Stage = func(stage string, iterations int, energy, bound float64) { s.stage(stage, iterations, energy, bound) }
 			o.Progress = func(it relax.Iterate) {
 				s.Progress(Progress{Elapsed: it.Time, Stage: name, Iteration: it.Iteration, Energy: math.Inf(1), Bound: it.Bound, SDPGap: it.Gap})
 			}

@@ -49,14 +49,25 @@ type Settings struct {
 	Progress     func(Progress) // called now and then with the state of the run, when not nil; never concurrently, but not always from Solve's goroutine
 }
 
-// Progress is a snapshot of a running solve, for progress indicators.
+// Progress is a snapshot of a running solve, for progress indicators. A
+// stage reports its own best energy and bound; the run's are the best of
+// all reports (the final Result may still discard a bound above the
+// energy).
 type Progress struct {
-	Elapsed   time.Duration // since the start of the solver
-	Stage     string        // what runs: the solver's name, "rounding"
+	Elapsed   time.Duration // since the start of the stage's solver (0: not known)
+	Stage     string        // what runs: "trws", the relaxation solver's name, "certificate", "rounding", "lns"
 	Iteration int           // iterations of the stage so far (lns: improvements)
-	Energy    float64       // best energy so far (+Inf if none)
-	Bound     float64       // best certified lower bound on the energy so far (-Inf if none)
+	Energy    float64       // best energy of the stage so far (+Inf if none)
+	Bound     float64       // best certified lower bound on the energy of the stage so far (-Inf if none)
 	SDPGap    float64       // relative gap of the relaxation (§8), NaN if none
+}
+
+// stage reports (to s.Progress, if set) that stage starts, or ends with
+// energy and bound.
+func (s *Settings) stage(stage string, iterations int, energy, bound float64) {
+	if s.Progress != nil {
+		s.Progress(Progress{Stage: stage, Iteration: iterations, Energy: energy, Bound: bound, SDPGap: math.NaN()})
+	}
 }
 
 // Result is the outcome of Solve. Assignment is in the model's own
@@ -179,9 +190,19 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if pre.converted && s.TimeLimit > 0 {
 		runSet.TimeLimit -= time.Duration(float64(s.TimeLimit-time.Since(start)) * polishShare)
 	}
-	out, err := method.Solve(ctx, &Input{Pairwise: pre.p, Converted: pre.converted}, &runSet)
+	// The method ends by the time limit: its context has it as deadline
+	// (the contract of solver.WithLimit), down to certificates and searches.
+	mctx, cancel := context.WithCancel(ctx)
+	if s.TimeLimit > 0 {
+		mctx, cancel = context.WithDeadline(ctx, start.Add(s.TimeLimit))
+	}
+	defer cancel()
+	out, err := method.Solve(mctx, &Input{Pairwise: pre.p, Converted: pre.converted}, &runSet)
 	if err != nil {
 		return nil, err
+	}
+	if out.Status == solver.Interrupted && ctx.Err() == nil {
+		out.Status = solver.TimeLimit // mctx's deadline, not the caller
 	}
 	r := &Result{Solver: s.Solver, Status: out.Status, Energy: math.Inf(1), Bound: out.Bound,
 		Iterations: out.Iterations, Rounds: out.Rounds, SDR: out.SDR}

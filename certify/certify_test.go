@@ -27,7 +27,7 @@ func TestFace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, exact, err := certify.Face(p, d[0], d[1], v, math.Inf(-1), certify.DefaultSettings())
+		got, exact, err := certify.Face(context.Background(), p, d[0], d[1], v, math.Inf(-1), certify.DefaultSettings())
 		if err != nil || !exact {
 			t.Fatalf("Face: exact %v, %v", exact, err)
 		}
@@ -39,6 +39,22 @@ func TestFace(t *testing.T) {
 	best, _ := p.Certify(res.BestY, res.BestZ)
 	if best.EnergyBound != res.EnergyBound {
 		t.Fatalf("bound of the best dual iterate %v, reported %v", best.EnergyBound, res.EnergyBound)
+	}
+}
+
+// TestFaceCancelled: a certificate whose eigensolves a done context cuts
+// short gives no bound, never one from unconverged Ritz values.
+func TestFaceCancelled(t *testing.T) {
+	p, res, _, _, _ := looseGrid(t, 45, 6)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c, exact, err := certify.Face(ctx, p, res.Y, res.Z, nil, math.Inf(-1), certify.DefaultSettings())
+	if err != nil || exact || !math.IsInf(c.EnergyBound, -1) || !math.IsInf(c.LowerBound, -1) {
+		t.Fatalf("exact %v, bound %v, lower %v, %v", exact, c.EnergyBound, c.LowerBound, err)
+	}
+	c, exact, err = certify.Face(context.Background(), p, res.Y, res.Z, nil, math.Inf(-1), certify.DefaultSettings())
+	if err != nil || !exact || math.IsInf(c.EnergyBound, 0) {
+		t.Fatalf("not cancelled: exact %v, bound %v, %v", exact, c.EnergyBound, err)
 	}
 }
 
@@ -56,11 +72,11 @@ func TestFaceScreen(t *testing.T) {
 			t.Fatal(err)
 		}
 		tol := 1e-9 * (1 + math.Abs(want.EnergyBound))
-		reach, _, err := certify.Face(p, d[0], d[1], nil, want.EnergyBound-tol, s)
+		reach, _, err := certify.Face(context.Background(), p, d[0], d[1], nil, want.EnergyBound-tol, s)
 		if err != nil || reach.EnergyBound < want.EnergyBound-tol {
 			t.Fatalf("reachable target %v: bound %v, %v", want.EnergyBound-tol, reach.EnergyBound, err)
 		}
-		loose, _, err := certify.Face(p, d[0], d[1], nil, want.EnergyBound+1, s)
+		loose, _, err := certify.Face(context.Background(), p, d[0], d[1], nil, want.EnergyBound+1, s)
 		if err != nil || loose.EnergyBound > want.EnergyBound+tol {
 			t.Fatalf("unreachable target: bound %v above the dense %v, %v", loose.EnergyBound, want.EnergyBound, err)
 		}

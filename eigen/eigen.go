@@ -90,6 +90,11 @@ type Settings struct {
 	// implicitly updated A·X, which is accurate to accumulated rounding
 	// only. Leave it false when the residuals certify a bound.
 	NoVerify bool
+	// Stop, when not nil, is called after every iteration; true ends the
+	// solve with ErrNotConverged and the pairs so far, as MaxIter does but
+	// without the verification (residuals from the implicit update, as with
+	// NoVerify): how a deadline reaches the eigensolver.
+	Stop func() bool
 }
 
 // Result holds computed eigenpairs.

@@ -643,6 +643,26 @@ func TestNotConverged(t *testing.T) {
 	}
 }
 
+// TestStop: a Stop hook that fires at the second check ends the solve
+// after two iterations with ErrNotConverged, residuals near the explicit
+// ones (not verified: from the implicit update).
+func TestStop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	a := randSym(300, rng)
+	calls := 0
+	res, err := Smallest(SymOp{a}, 8, nil, Settings{Stop: func() bool { calls++; return calls == 2 }})
+	if !errors.Is(err, ErrNotConverged) || res.Iterations != 2 || len(res.Values) != 8 {
+		t.Fatalf("err %v, iterations %d, %d values", err, res.Iterations, len(res.Values))
+	}
+	var au mat.Dense
+	au.Mul(a, res.Vectors)
+	var r0 mat.VecDense
+	r0.AddScaledVec(au.ColView(0), -res.Values[0], res.Vectors.ColView(0))
+	if math.Abs(r0.Norm(2)-res.Residuals[0]) > 1e-8*(1+r0.Norm(2)) {
+		t.Fatalf("reported residual %.6g, true %.6g", res.Residuals[0], r0.Norm(2))
+	}
+}
+
 func TestNoVerify(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 28))
 	a := spiked(300, 8, rng)

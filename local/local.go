@@ -44,7 +44,8 @@ const treeCandidates = 4
 // assignments in turn, each continuing where it stopped.
 const searchRounds = 12
 
-// Candidates polishes every candidate assignment of p by ICM and the best
+// Candidates polishes every candidate assignment of p by ICM (only while
+// ctx lasts: past a deadline every step is late) and the best
 // treeCandidates of them by tree-block moves, then runs the iterated local
 // search (icm.Trees.Search) from the best until it stalls, with
 // s.UseBudget searchRounds of them, until ctx is done or bound proves the
@@ -67,7 +68,7 @@ func Candidates(ctx context.Context, p *model.Pairwise, cands [][]int, bound flo
 	}
 	ls := icm.NewLocal(p)
 	for k, x := range cands {
-		if s.NoPolish {
+		if s.NoPolish || ctx.Err() != nil {
 			es[k] = p.Energy(x)
 		} else {
 			es[k] = ls.Improve(x)
@@ -82,7 +83,7 @@ func Candidates(ctx context.Context, p *model.Pairwise, cands [][]int, bound flo
 	if s.NoPolish {
 		return cands[order[0]], es[order[0]], bound
 	}
-	trees := icm.NewTrees(p)
+	trees := icm.NewTreesCtx(ctx, p)
 	top := order[:min(treeCandidates, len(order))]
 	for _, k := range top {
 		es[k] = trees.ImproveCtx(ctx, cands[k])
@@ -109,7 +110,7 @@ func Candidates(ctx context.Context, p *model.Pairwise, cands [][]int, bound flo
 // returns m.Energy(x).
 func Polish(ctx context.Context, m *model.Model, p *model.Pairwise, clamp []int, back, forth func([]int) []int, x []int) float64 {
 	e := icm.ImproveModel(m, x, clamp)
-	trees := icm.NewTrees(p)
+	trees := icm.NewTreesCtx(ctx, p)
 	for ctx.Err() == nil {
 		y := p.Restrict(forth(x))
 		trees.ImproveCtx(ctx, y)

@@ -89,6 +89,22 @@ type Solution struct {
 	Marginals [][]float64 // Marginals[i][a] = Xbar[0,ia] in the pairwise model's state numbering
 }
 
+// RowFactor returns Factor, or the column X[:, 0] (the rank-one part along
+// row 0 when Xbar_00 = 1): without an eigendecomposition, enough for the
+// argmax of the marginals (rounding.Sample's first draw). FactorOf of a
+// dense X took 75 s at N = 1704 on a loaded machine.
+func (s *Solution) RowFactor() *mat.Dense {
+	if s.Factor != nil {
+		return s.Factor
+	}
+	n := s.X.SymmetricDim()
+	y := mat.NewDense(n, 1, nil)
+	for i := range n {
+		y.Set(i, 0, s.X.At(0, i))
+	}
+	return y
+}
+
 // FactorOf returns a factor F with F F^T = Xbar: Factor, or one from the
 // eigendecomposition of X (its PSD part).
 func (s *Solution) FactorOf() *mat.Dense {
@@ -99,11 +115,7 @@ func (s *Solution) FactorOf() *mat.Dense {
 	n := x.SymmetricDim()
 	var eig mat.EigenSym
 	if !eig.Factorize(x, true) {
-		y := mat.NewDense(n, 1, nil)
-		for i := range n {
-			y.Set(i, 0, x.At(0, i)) // the rank-one part along row 0
-		}
-		return y
+		return s.RowFactor()
 	}
 	vals := eig.Values(nil)
 	var vecs mat.Dense

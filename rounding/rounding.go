@@ -4,6 +4,7 @@
 package rounding
 
 import (
+	"context"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -60,6 +61,12 @@ func Argmax(xs []float64) int {
 // 0 has g = 0 (plain argmax of the marginals); the scales t_d cycle through
 // 0.1, 0.3 and 1. Assignments are in the Pairwise's numbering.
 func Sample(prob *sdr.Problem, y *mat.Dense, k int, rng *rand.Rand) [][]int {
+	return SampleCtx(context.Background(), prob, y, k, rng)
+}
+
+// SampleCtx is Sample that stops drawing when ctx ends, after the first
+// draw (the argmax): 32 draws took 0.4 s at N = 500K.
+func SampleCtx(ctx context.Context, prob *sdr.Problem, y *mat.Dense, k int, rng *rand.Rand) [][]int {
 	_, r := y.Dims()
 	row0 := make([]float64, prob.N())
 	for j := range row0 {
@@ -68,7 +75,7 @@ func Sample(prob *sdr.Problem, y *mat.Dense, k int, rng *rand.Rand) [][]int {
 	scales := []float64{0.1, 0.3, 1}
 	g := make([]float64, r)
 	out := make([][]int, 0, k)
-	for d := 0; d < k; d++ {
+	for d := 0; d < k && (d == 0 || ctx.Err() == nil); d++ {
 		t := 0.0
 		if d > 0 {
 			t = scales[(d-1)%len(scales)]

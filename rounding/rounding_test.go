@@ -1,7 +1,9 @@
 package rounding
 
 import (
+	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -55,5 +57,32 @@ func TestSampleIntegral(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSampleCtx: a done context leaves the first draw, the argmax, the same
+// as Sample's.
+func TestSampleCtx(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	m := randmodel.New(r, randmodel.Options{Vars: 6, MaxCard: 3, Factors: 6, MaxArity: 2})
+	p, err := m.Pairwise(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prob, err := sdr.Build(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := mat.NewDense(prob.N(), 2, nil)
+	for i := range prob.N() {
+		y.Set(i, 0, r.Float64())
+		y.Set(i, 1, r.NormFloat64())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	got := SampleCtx(ctx, prob, y, 8, rand.New(rand.NewPCG(5, 6)))
+	all := Sample(prob, y, 8, rand.New(rand.NewPCG(5, 6)))
+	if len(got) != 1 || len(all) != 8 || !slices.Equal(got[0], all[0]) {
+		t.Fatalf("cancelled: %d draws %v; all: %d draws %v", len(got), got, len(all), all[0])
 	}
 }

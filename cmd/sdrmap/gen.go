@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -214,7 +215,7 @@ energy (gen says so on stderr but writes it).`,
 
 // writeGenerated writes through write to path, or to standard output for
 // "-"; a file is written as path.tmp and renamed, so that an existing file
-// is never left half written.
+// is never left half written. Errors name path, not the temporary file.
 func writeGenerated(cmd *cobra.Command, path string, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(cmd.OutOrStdout())
@@ -222,16 +223,34 @@ func writeGenerated(cmd *cobra.Command, path string, write func(io.Writer) error
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
-		return err
+		return fileError(path, err)
 	}
 	if err := write(f); err != nil {
 		f.Close()
 		os.Remove(tmp)
-		return fmt.Errorf("%s: %w", path, err)
+		return fileError(path, err)
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("%s: %w", path, err)
+		return fileError(path, err)
 	}
-	return os.Rename(tmp, path)
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fileError(path, err)
+	}
+	return nil
+}
+
+// fileError returns err about path: "path: cause", with the cause of an
+// os.PathError or os.LinkError (which name the temporary file) unwrapped.
+func fileError(path string, err error) error {
+	var pe *os.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }

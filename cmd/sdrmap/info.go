@@ -16,8 +16,8 @@ func infoCmd() *cobra.Command {
 		Use:   "info FILE",
 		Short: "Print the sizes of a model",
 		Long: `info prints the number of variables, the cardinality range, the factor count and
-arity histogram, the number of edges (distinct variable pairs of pairwise
-factors), the number of forbidden (zero-probability) entries and the order
+arity histogram, the number of edges (distinct variable pairs of arity-2
+factors; after a conversion, pairs sharing a factor of any arity), the number of forbidden (zero-probability) entries and the order
 N = 1 + sum of cardinalities of the semidefinite relaxation's matrix.
 With --evid, it also reports the free variables left by the evidence.`,
 		Args: cobra.ExactArgs(1),
@@ -70,7 +70,7 @@ With --evid, it also reports the free variables left by the evidence.`,
 				}
 			}
 			fmt.Fprintf(w, "\nmax arity          %d\n", st.MaxArity)
-			fmt.Fprintf(w, "edges              %d\n", st.Edges)
+			fmt.Fprintf(w, "edges              %d  (variable pairs of arity-2 factors)\n", st.Edges)
 			fmt.Fprintf(w, "forbidden entries  %d\n", st.ForbiddenEntries)
 			fmt.Fprintf(w, "sdr dimension      %d\n", st.SDRDimension)
 			if out.ShiftInvariant {
@@ -89,7 +89,7 @@ With --evid, it also reports the free variables left by the evidence.`,
 				fmt.Fprintf(w, "converted          %d auxiliary variables (%d factors encoded, %d decomposed)\n", c.Aux, c.Encoded, c.Decomposed)
 				fmt.Fprintf(w, "  variables        %d -> %d\n", c.Before.Vars, c.After.Vars)
 				fmt.Fprintf(w, "  sdr dimension    %d -> %d\n", c.Before.N, c.After.N)
-				fmt.Fprintf(w, "  edges            %d -> %d\n", c.Before.Edges, c.After.Edges)
+				fmt.Fprintf(w, "  edges            %d -> %d  (variable pairs sharing a factor of any arity)\n", c.Before.Edges, c.After.Edges)
 				fmt.Fprintf(w, "  pattern entries  %d -> %d\n", c.Before.Pattern, c.After.Pattern)
 			}
 			return nil

@@ -25,26 +25,62 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestInterrupt sends SIGINT to `sdrmap solve --solver sdpad-lr` one second
-// into the relaxation (its -v header marks the start; a signal during the
-// parsing, before solve listens, would just end the process) on a 200 x
-// 200 Potts grid with 5 labels (N = 200,001) and checks that it exits 0
-// with status interrupted, a finite certified bound below the energy, and
-// a valid assignment in the -o file.
+// TestInterrupt sends SIGINT, then SIGTERM (what timeout(1) and batch
+// schedulers send), to `sdrmap solve --solver sdpad-lr` one second into the
+// relaxation (its -v header marks the start; a signal during the parsing,
+// before solve listens, would just end the process) on a 200 x 200 Potts
+// grid with 5 labels (N = 200,001) and checks that it exits 0 with status
+// interrupted, a finite certified bound below the energy, and a valid
+// assignment in the -o file. Before SIGTERM was handled, it killed the run
+// with no summary and no -o file.
 func TestInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large instance")
 	}
 	dir := t.TempDir()
 	model := filepath.Join(dir, "grid.uai")
-	res := filepath.Join(dir, "grid.MAP")
 	if _, errs, code := runCLI(t, "gen", "potts", "--rows", "200", "--cols", "200", "--labels", "5", "-o", model); code != 0 {
 		t.Fatalf("gen: exit %d: %s", code, errs)
 	}
+	m, err := uai.ReadModelFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			res := filepath.Join(dir, sig.String()+".MAP")
+			out, errs := runChild(t, []string{"solve", model, "--solver", "sdpad-lr", "--json", "-v", "-o", res}, "sdpad-lr: N = ", sig)
+			var o struct {
+				Status, Solver string
+				Energy, Bound  float64
+				Assignment     []int
+			}
+			if err := json.Unmarshal(out, &o); err != nil {
+				t.Fatalf("%v: %s\n%s", err, out, errs)
+			}
+			if o.Status != "interrupted" || math.IsInf(o.Bound, 0) || math.IsNaN(o.Bound) || o.Bound > o.Energy || len(o.Assignment) != 40000 {
+				t.Fatalf("status %q, energy %v, bound %v, %d values", o.Status, o.Energy, o.Bound, len(o.Assignment))
+			}
+			x, err := uai.ReadResultFile(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := m.Energy(x); math.Abs(e-o.Energy) > 1e-9*(1+math.Abs(e)) {
+				t.Fatalf("written assignment has energy %v, reported %v", e, o.Energy)
+			}
+		})
+	}
+}
+
+// runChild runs the command line args in a child process, sends it sig one
+// second after its stderr shows mark, and returns its stdout and stderr;
+// it fails the test unless the child exits 0.
+func runChild(t *testing.T, args []string, mark string, sig os.Signal) ([]byte, string) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "SDRMAP_MAIN_ARGS="+strings.Join([]string{"solve", model, "--solver", "sdpad-lr", "--json", "-v", "-o", res}, "\x1f"))
+	cmd.Env = append(os.Environ(), "SDRMAP_MAIN_ARGS="+strings.Join(args, "\x1f"))
 	var out bytes.Buffer
-	errb := &watcher{want: "sdpad-lr: N = ", seen: make(chan struct{})}
+	errb := &watcher{want: mark, seen: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = &out, errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -52,39 +88,19 @@ func TestInterrupt(t *testing.T) {
 	select {
 	case <-errb.seen:
 	case <-time.After(2 * time.Minute):
-		t.Fatalf("the relaxation did not start within 2 minutes: %s", errb.String())
+		cmd.Process.Kill()
+		t.Fatalf("%q did not appear within 2 minutes: %s", mark, errb.String())
 	}
 	time.Sleep(time.Second)
 	sent := time.Now()
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("%v: %s", err, errb.String())
 	}
-	t.Logf("exited %v after SIGINT", time.Since(sent).Round(time.Millisecond))
-	var o struct {
-		Status, Solver string
-		Energy, Bound  float64
-		Assignment     []int
-	}
-	if err := json.Unmarshal(out.Bytes(), &o); err != nil {
-		t.Fatalf("%v: %s", err, out.String())
-	}
-	if o.Status != "interrupted" || math.IsInf(o.Bound, 0) || math.IsNaN(o.Bound) || o.Bound > o.Energy || len(o.Assignment) != 40000 {
-		t.Fatalf("status %q, energy %v, bound %v, %d values", o.Status, o.Energy, o.Bound, len(o.Assignment))
-	}
-	m, err := uai.ReadModelFile(model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := uai.ReadResultFile(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e := m.Energy(x); math.Abs(e-o.Energy) > 1e-9*(1+math.Abs(e)) {
-		t.Fatalf("written assignment has energy %v, reported %v", e, o.Energy)
-	}
+	t.Logf("exited %v after %v", time.Since(sent).Round(time.Millisecond), sig)
+	return out.Bytes(), errb.String()
 }
 
 // watcher is the child's stderr: it closes seen once want has been written.

@@ -20,8 +20,8 @@ import (
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// run executes the command line args and returns the exit status: 0 on
-// success, 1 on an error, 2 on a bad command line.
+// run executes the command line args and returns the exit status (see
+// exitcode.go).
 func run(args []string, stdout, stderr io.Writer) int {
 	root := &cobra.Command{
 		Use:   "sdrmap",
@@ -33,7 +33,10 @@ build with -tags hdf5, as an OpenGM HDF5 model (file.h5 or file.h5:group).
 Energies are lower-is-better. For UAI files E(x) = -sum over factors of
 ln phi_f(x_f), +Inf when x uses a zero-probability entry, and log10 is the UAI
 competition score sum log10 phi_f(x_f) = -E / ln 10. For OpenGM files E(x) is
-OpenGM's energy, the sum of the function values (+Inf entries forbidden).`,
+OpenGM's energy, the sum of the function values (+Inf entries forbidden).
+
+` + exitHelp,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -45,12 +48,16 @@ OpenGM's energy, the sum of the function values (+Inf entries forbidden).`,
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(stderr, "sdrmap:", err)
 		var u usageError
-		if errors.As(err, &u) || strings.Contains(err.Error(), "unknown command") || strings.Contains(err.Error(), "arg(s)") {
-			return 2
+		var x exitStatus
+		switch {
+		case errors.As(err, &x):
+			return x.code
+		case errors.As(err, &u) || strings.Contains(err.Error(), "unknown command") || strings.Contains(err.Error(), "arg(s)"):
+			return exitUsage
 		}
-		return 1
+		return exitError
 	}
-	return 0
+	return exitOK
 }
 
 // usageError marks a bad command line (exit status 2).

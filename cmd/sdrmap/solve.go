@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"os"
 	"os/signal"
 	"strings"
 	"time"
@@ -54,10 +52,10 @@ func (o solveOutput) MarshalJSON() ([]byte, error) {
 
 func solveCmd() *cobra.Command {
 	var (
-		evid, out            string
-		s                    sdrmap.Settings
-		asJSON, verbose      bool
-		timeLimit, maxStates float64
+		evid, out       string
+		s               sdrmap.Settings
+		asJSON, verbose bool
+		timeLimit       durationFlag
 	)
 	c := &cobra.Command{
 		Use:   "solve FILE",
@@ -112,8 +110,11 @@ in most factors is then fixed to state 0, which loses no optimum and keeps
 the relaxation from averaging the m shifted copies of each solution
 (sdrmap info says "shift invariant"; --keep-symmetry turns this off).
 
---time-limit and Ctrl-C end the run with the best assignment found so far,
-which is still printed and written to -o.`,
+--time-limit, Ctrl-C (SIGINT) and SIGTERM end the run with the best
+assignment found so far, which is still printed and written to -o; the
+run ends within about 1 s of the time limit. Exit status: 0 when an
+assignment of finite energy was found, 3 when the model is infeasible, 4
+when none was found (sdrmap --help lists them all).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !contains(sdrmap.Solvers(), s.Solver) {
@@ -125,23 +126,22 @@ which is still printed and written to -o.`,
 			if s.Rank < 0 || s.MaxRank < 0 || (s.Rank > 0 && s.MaxRank > 0 && s.Rank > s.MaxRank) {
 				return usagef("need 0 <= --rank <= --max-rank")
 			}
-			if timeLimit < 0 || math.IsNaN(timeLimit) {
-				return usagef("--time-limit must be >= 0 seconds")
+			if err := checkNumbers(&s); err != nil {
+				return err
 			}
 			in, err := load(args[0], evid)
 			if err != nil {
 				return err
 			}
 			s.Evidence = in.ev
-			s.TimeLimit = time.Duration(timeLimit * float64(time.Second))
-			s.MaxStates = maxStates
+			s.TimeLimit = time.Duration(timeLimit)
 			var pl *progressLine
 			if verbose {
 				s.Log = cmd.ErrOrStderr()
 			} else if pl = newProgressLine(cmd.ErrOrStderr()); pl != nil {
 				s.Progress = pl.update
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 			defer stop()
 			res, err := sdrmap.Solve(ctx, in.m, s)
 			if pl != nil {
@@ -150,8 +150,12 @@ which is still printed and written to -o.`,
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
+			summary := cmd.OutOrStdout()
+			if out == "-" {
+				summary = cmd.ErrOrStderr() // stdout holds the assignment
+			}
 			if res.Assignment != nil && out != "" {
-				if err := writeResultFile(out, res.Assignment); err != nil {
+				if err := writeGenerated(cmd, out, func(w io.Writer) error { return uai.WriteResult(w, res.Assignment) }); err != nil {
 					return err
 				}
 			} else if out != "" {
@@ -163,19 +167,22 @@ which is still printed and written to -o.`,
 				Iterations: res.Iterations, Rounds: res.Rounds, Convention: in.convention,
 				Assignment: res.Assignment, SDR: res.SDR}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), o)
+				if err := writeJSON(summary, o); err != nil {
+					return err
+				}
+			} else {
+				printSummary(summary, &o)
 			}
-			printSummary(cmd.OutOrStdout(), &o)
-			return nil
+			return solveOutcome(res)
 		},
 	}
 	f := c.Flags()
 	f.StringVar(&evid, "evid", "", "evidence file (UAI 2014 or PIC 2011 layout)")
-	f.StringVarP(&out, "output", "o", "", "write the assignment to this file (UAI result format)")
+	f.StringVarP(&out, "output", "o", "", "write the assignment to this file (UAI result format; '-': standard output, the summary then goes to stderr)")
 	f.StringVar(&s.Solver, "solver", sdrmap.DefaultSolver, "solver: "+strings.Join(sdrmap.Solvers(), ", "))
 	f.BoolVar(&asJSON, "json", false, "print the summary as a JSON object (adds the assignment)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "print solver progress on stderr")
-	f.Float64Var(&timeLimit, "time-limit", 0, "stop after this many seconds with the best assignment so far (0: none)")
+	f.Var(&timeLimit, "time-limit", "stop after this time, in seconds (2.5) or as a Go duration (1m30s), with the best assignment so far; the run ends within about 1 s of it (0: none)")
 	f.Uint64Var(&s.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
 	f.BoolVar(&s.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
 	f.BoolVar(&s.KeepSymmetry, "keep-symmetry", false, "solve a shift-invariant model as it is instead of fixing one variable to state 0")
@@ -187,7 +194,7 @@ which is still printed and written to -o.`,
 	f.BoolVar(&s.NoProbe, "no-probe", false, "sdpad, sdpad-lr: solve the relaxation to --tol even when a probe (rounding and a certificate every 20 iterations) has proven an assignment optimal")
 	f.Float64Var(&s.Tol, "tol", 0, "sdpad, sdpad-lr: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
 	f.IntVar(&s.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
-	f.Float64Var(&maxStates, "max-states", 1e9, "exact: refuse models with more joint states")
+	f.Float64Var(&s.MaxStates, "max-states", 1e9, "exact: refuse models with more joint states")
 	return c
 }
 
@@ -224,24 +231,4 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
-}
-
-// writeResultFile writes x in the UAI result format, via a temporary file so
-// that an existing file is never left half written.
-func writeResultFile(path string, x []int) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if err := uai.WriteResult(f, x); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
 }

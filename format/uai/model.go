@@ -46,14 +46,13 @@ func ParseModel(name string, data []byte) (*model.Model, error) {
 	// Counts are bounded by what the rest of the input can hold (every token
 	// takes at least two bytes), so a corrupt count fails instead of
 	// allocating.
-	room := func() int { return (len(data)-s.pos)/2 + 1 }
-	n, err := s.int("number of variables", room())
+	n, err := s.count("number of variables")
 	if err != nil {
 		return nil, err
 	}
 	m.Card = make([]int, n)
 	for i := range m.Card {
-		c, err := s.int("cardinality of variable "+strconv.Itoa(i), maxTable)
+		c, err := s.intWhy("cardinality of variable "+strconv.Itoa(i), maxTable, ", the largest table accepted")
 		if err != nil {
 			return nil, err
 		}
@@ -62,14 +61,14 @@ func ParseModel(name string, data []byte) (*model.Model, error) {
 		}
 		m.Card[i] = c
 	}
-	nf, err := s.int("number of factors", room())
+	nf, err := s.count("number of factors")
 	if err != nil {
 		return nil, err
 	}
 	m.Factors = make([]model.Factor, nf)
 	sizes := make([]int, nf)
 	for f := range m.Factors {
-		k, err := s.int("arity of factor "+strconv.Itoa(f), min(n, room()))
+		k, err := s.intWhy("arity of factor "+strconv.Itoa(f), n, ", the number of variables")
 		if err != nil {
 			return nil, err
 		}
@@ -98,14 +97,14 @@ func ParseModel(name string, data []byte) (*model.Model, error) {
 		sizes[f] = size
 	}
 	for f := range m.Factors {
-		cnt, err := s.int("number of entries of factor "+strconv.Itoa(f), maxTable)
+		cnt, err := s.intWhy("number of entries of factor "+strconv.Itoa(f), maxTable, ", the largest table accepted")
 		if err != nil {
 			return nil, err
 		}
 		if cnt != sizes[f] {
 			return nil, s.errf("factor %d: table has %d entries, its scope needs %d", f, cnt, sizes[f])
 		}
-		if cnt > room() {
+		if cnt > s.room() {
 			return nil, s.errEOF("the " + strconv.Itoa(cnt) + " entries of factor " + strconv.Itoa(f))
 		}
 		t := model.Table{Log: make([]float64, cnt)}

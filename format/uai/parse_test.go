@@ -82,7 +82,7 @@ func TestBadModels(t *testing.T) {
 		{"overflow entry", "MARKOV\n1\n2\n1\n1 0\n2 1 1e999", "out of the float64 range"},
 		{"all zero", "MARKOV\n1\n2\n1\n1 0\n2 0 0", "no feasible assignment"},
 		{"trailing", "MARKOV\n1\n2\n1\n1 0\n2 1 1 7", "after the last table"},
-		{"huge counts", "MARKOV\n999999999999", "larger than"},
+		{"huge counts", "MARKOV\n999999999999", "is larger than 7, the most the rest of the file can hold"},
 		{"huge table", "MARKOV\n4\n100000 100000 100000 100000\n1\n4 0 1 2 3\n", "more than"},
 		{"too many factors", "MARKOV\n1\n2\n5000\n1 0", "larger than"},
 	}

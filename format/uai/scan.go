@@ -77,6 +77,21 @@ func (s *scanner) errEOF(what string) error {
 
 // int reads a non-negative decimal integer no larger than limit.
 func (s *scanner) int(what string, limit int) (int, error) {
+	return s.intWhy(what, limit, "")
+}
+
+// count reads a count of items that each take at least one more token:
+// no larger than the rest of the input can hold.
+func (s *scanner) count(what string) (int, error) {
+	return s.intWhy(what, s.room(), ", the most the rest of the file can hold (each needs a token): truncated or corrupt file?")
+}
+
+// room is the most tokens the rest of the input can hold (each takes at
+// least two bytes, with its separator).
+func (s *scanner) room() int { return (len(s.data)-s.pos)/2 + 1 }
+
+// intWhy is int with why (what the limit is) appended to the error.
+func (s *scanner) intWhy(what string, limit int, why string) (int, error) {
 	t := s.next()
 	if t == nil {
 		return 0, s.errEOF(what)
@@ -91,7 +106,7 @@ func (s *scanner) int(what string, limit int) (int, error) {
 		}
 		v = v*10 + int(c-'0')
 		if v > limit {
-			return 0, s.errf("%s %s is larger than %d", what, clip(t), limit)
+			return 0, s.errf("%s %s is larger than %d%s", what, clip(t), limit, why)
 		}
 	}
 	return v, nil

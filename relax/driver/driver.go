@@ -41,6 +41,10 @@ type Options struct {
 	Rounding string // RoundSample (also "") or RoundIterative
 	NoProbe  bool   // no probes (relax.Settings.Probe): the relaxation runs to its tolerance
 	NoPolish bool   // no local search on the rounded assignments
+	// Stage, when not nil, is told when the closing certificate and the
+	// rounding start (iterations 0) and when the rounding ends, with the
+	// stage's best energy and the bound so far.
+	Stage func(stage string, iterations int, energy, bound float64)
 }
 
 // Outcome is the result of Solve.
@@ -88,6 +92,12 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	}
 	out.Dimension = prob.N()
 	start := time.Now()
+	sctx := ctx // the certificates and the search end by the time limit
+	if o.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithDeadline(ctx, start.Add(o.TimeLimit))
+		defer cancel()
+	}
 	relaxLimit := time.Duration(float64(o.TimeLimit) * (1 - searchShare))
 	set := o.Settings
 	set.TimeLimit = relaxLimit
@@ -96,7 +106,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	// certified tightly only if it can reach target (see complementBound).
 	certifyAt := func(d *relax.Solution, x []int, when string, target float64) float64 {
 		t0 := time.Now()
-		b := complementBound(prob, d, x, target)
+		b := complementBound(sctx, prob, d, x, target)
 		if log != nil {
 			fmt.Fprintf(log, "certificate at an assignment of energy %.9g (%s): bound %.9g (iterates: %.9g), %v\n",
 				p.Energy(x), when, b, d.EnergyBound, time.Since(t0).Round(time.Millisecond))
@@ -138,9 +148,15 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	if res.Status == solver.Failed {
 		return out, nil
 	}
+	stage := func(name string, iterations int, energy float64) {
+		if o.Stage != nil {
+			o.Stage(name, iterations, energy, out.Bound)
+		}
+	}
 	if res.X == nil && probed == nil && res.BestY != nil && ctx.Err() == nil {
+		stage("certificate", 0, math.Inf(1))
 		t0 := time.Now()
-		c, _, err := certify.Face(prob, res.BestY, res.BestZ, nil, math.Inf(-1), certify.DefaultSettings())
+		c, _, err := certify.Face(sctx, prob, res.BestY, res.BestZ, nil, math.Inf(-1), certify.DefaultSettings())
 		if err == nil && c.EnergyBound > out.Bound {
 			out.Bound, out.Complement = c.EnergyBound, false
 		}
@@ -149,6 +165,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 				c.EnergyBound, res.EnergyBound, time.Since(t0).Round(time.Millisecond))
 		}
 	}
+	stage("rounding", 0, probeBestE)
 	roundStart := time.Now()
 	var cands [][]int
 	switch {
@@ -156,7 +173,11 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 		cands = [][]int{probed}
 	case o.Rounding == "" || o.Rounding == RoundSample:
 		rng := rand.New(rand.NewPCG(o.Seed, 0x5d12))
-		cands = rounding.Sample(prob, res.FactorOf(), roundingDraws, rng)
+		f := res.RowFactor // past the deadline: the argmax only, no eigendecomposition
+		if sctx.Err() == nil {
+			f = res.FactorOf
+		}
+		cands = rounding.SampleCtx(sctx, prob, f(), roundingDraws, rng)
 	default:
 		resolve := func(prob *sdr.Problem, warm *relax.Start) (*relax.Solution, error) {
 			set := o.Settings
@@ -184,17 +205,12 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	if probed == nil && probeBest != nil {
 		cands = append(cands, probeBest)
 	}
-	sctx := ctx
-	if o.TimeLimit > 0 {
-		var cancel context.CancelFunc
-		sctx, cancel = context.WithDeadline(ctx, start.Add(o.TimeLimit))
-		defer cancel()
-	}
 	best, bestE, bound := local.Candidates(sctx, p, cands, out.Bound, func(x []int) float64 { return certifyAt(res, x, "rounding", out.Bound) },
 		local.Settings{NoPolish: o.NoPolish, Seed: o.Seed, UseBudget: o.TimeLimit > 0})
 	if bound > out.Bound {
 		out.Bound, out.Complement = bound, true
 	}
+	stage("rounding", out.Rounds, bestE)
 	if ctx.Err() != nil && out.Status != solver.Failed {
 		out.Status = solver.Interrupted
 	}
@@ -239,8 +255,9 @@ const searchShare = 0.2
 // solution, it proves x optimal long before the iterates' own bounds do. A
 // point whose loose eigensolve shows that its bound stays below target (a
 // probe: what proves x optimal; after the rounding: the bound so far) is
-// not certified to full accuracy. -Inf when it cannot be computed.
-func complementBound(prob *sdr.Problem, res *relax.Solution, x []int, target float64) float64 {
+// not certified to full accuracy, nor past the end of ctx. -Inf when it
+// cannot be computed.
+func complementBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, x []int, target float64) float64 {
 	bound, e := math.Inf(-1), prob.Pairwise.Energy(x)
 	for _, dual := range [][2][]float64{{res.BestY, res.BestZ}, {res.Y, res.Z}} {
 		if dual[0] == nil || solver.Proven(e, bound) {
@@ -256,7 +273,7 @@ func complementBound(prob *sdr.Problem, res *relax.Solution, x []int, target flo
 		} else if v, perr := prob.Point(x); perr != nil {
 			err = perr
 		} else {
-			c, _, err = certify.Face(prob, y, z, v, target, certify.DefaultSettings())
+			c, _, err = certify.Face(ctx, prob, y, z, v, target, certify.DefaultSettings())
 		}
 		if err == nil {
 			bound = max(bound, c.EnergyBound)

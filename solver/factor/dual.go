@@ -67,12 +67,13 @@ func newCertifier(prob *sdr.Problem, k int) *certifier {
 }
 
 // certify returns the certificate of (y, z) from the k smallest eigenpairs
-// of U^T S U to relative tolerance tol, with at most iters iterations, and
+// of U^T S U to relative tolerance tol, with at most iters iterations
+// (fewer when stop says so: then the bound is -Inf, certify.Partial), and
 // those eigenvectors in Xbar's coordinates (N x k) with their Rayleigh
 // quotients: the directions of negative curvature where these are negative.
-func (cf *certifier) certify(y, z []float64, tol float64, iters int, seed uint64) (sdr.Certificate, *mat.Dense, []float64, error) {
+func (cf *certifier) certify(y, z []float64, tol float64, iters int, seed uint64, stop func() bool) (sdr.Certificate, *mat.Dense, []float64, error) {
 	cf.prob.DualSlack(cf.op.S, y, z)
-	c, vecs, _, err := certify.Partial(cf.prob, cf.op, y, z, true, cf.k, cf.warm, eigen.Settings{Tol: tol, MaxIter: iters, Seed: seed})
+	c, vecs, _, err := certify.Partial(cf.prob, cf.op, y, z, true, cf.k, cf.warm, eigen.Settings{Tol: tol, MaxIter: iters, Seed: seed, Stop: stop})
 	if err != nil {
 		return sdr.Certificate{}, nil, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -317,5 +318,21 @@ func TestDeterministic(t *testing.T) {
 	a, b := solveFactor(t, p, 1e-4), solveFactor(t, p, 1e-4)
 	if !mat.Equal(a.Factor, b.Factor) || a.SDRBound != b.SDRBound || a.Inner != b.Inner {
 		t.Fatalf("two runs differ: bounds %.17g, %.17g; %d, %d L-BFGS iterations", a.SDRBound, b.SDRBound, a.Inner, b.Inner)
+	}
+}
+
+// TestTimeLimit: the run ends at its time limit, within a second, with
+// status TimeLimit and a factor.
+func TestTimeLimit(t *testing.T) {
+	p := grid(t, 40, 40, 5, 6)
+	s := DefaultSettings()
+	s.TimeLimit = 300 * time.Millisecond
+	t0 := time.Now()
+	res, err := Solve(context.Background(), p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(t0); res.Status != solver.TimeLimit || took > s.TimeLimit+time.Second || res.Factor == nil {
+		t.Fatalf("status %v after %v", res.Status, took)
 	}
 }

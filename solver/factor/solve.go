@@ -25,7 +25,8 @@ const (
 // A certificate costs an eigensolve: outer iterations are certified when
 // the primal infeasibility is within the tolerance (a stop or a rank step
 // may follow), every certifyEvery once it is at most certifyFrom times the
-// tolerance (the bound's progress), and at the last.
+// tolerance (the bound's progress), and at the iteration limit; never
+// past the time limit.
 const (
 	certifyFrom  = 100
 	certifyEvery = 5
@@ -36,19 +37,17 @@ var errNotCertified = errors.New("factor: not certified at this iteration")
 // Solve solves the SDR of prob by the augmented Lagrangian on a factor
 // Xbar = V V^T (see the package doc). It returns an error only for invalid
 // settings; cancelling ctx stops the run with status Interrupted, the time
-// limit or ctx's deadline with TimeLimit, all with the last factor and the
-// best bound so far.
+// limit or ctx's deadline with TimeLimit (solver.WithLimit: the inner
+// iterations and the certificates' eigensolver check it), all with the
+// last factor and the best bound so far.
 func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	var deadline time.Time
-	if s.TimeLimit > 0 {
-		deadline = t0.Add(s.TimeLimit)
-	}
-	late := func() bool { return !deadline.IsZero() && time.Now().After(deadline) }
-	stop := func() bool { return ctx.Err() != nil || late() }
+	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
+	defer cancel()
+	stop := solver.Done(ctx)
 
 	a := newALM(prob, s.Sigma0)
 	v := start(prob, a, &s)
@@ -79,8 +78,8 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		var vecs *mat.Dense
 		var vals []float64
 		err := errNotCertified
-		if res.PrimalInfeasibility <= s.Tol || res.PrimalInfeasibility <= certifyFrom*s.Tol && k%certifyEvery == 0 || stop() || k >= s.MaxIter {
-			cert, vecs, vals, err = cf.certify(y, z, s.CertifyTol, s.CertifyMaxIter, s.Seed+uint64(k))
+		if !stop() && (res.PrimalInfeasibility <= s.Tol || res.PrimalInfeasibility <= certifyFrom*s.Tol && k%certifyEvery == 0 || k >= s.MaxIter) {
+			cert, vecs, vals, err = cf.certify(y, z, s.CertifyTol, s.CertifyMaxIter, s.Seed+uint64(k), stop)
 		}
 		if err == nil {
 			res.DualInfeasibility = cert.FaceDualInfeasibility
@@ -114,14 +113,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			}
 		}
 		if res.Status == solver.Unsolved {
-			switch {
-			case errors.Is(ctx.Err(), context.DeadlineExceeded):
-				res.Status = solver.TimeLimit
-			case ctx.Err() != nil:
-				res.Status = solver.Interrupted
-			case late():
-				res.Status = solver.TimeLimit
-			case k >= s.MaxIter:
+			if res.Status = solver.StopStatus(ctx); res.Status == solver.Unsolved && k >= s.MaxIter {
 				res.Status = solver.MaxIterations
 			}
 			if res.Status != solver.Unsolved && ok(s.TolLoose) {

@@ -447,6 +447,23 @@ func TestTreesCancel(t *testing.T) {
 	}
 }
 
+// TestNewTreesCtx: a cancelled context leaves no forest (a grid needs
+// several) and Improve still works (ICM); without one all edges are covered.
+func TestNewTreesCtx(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	p := spinGlass(r, 10, 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	one, all := NewTreesCtx(ctx, p), NewTrees(p)
+	if one.NumForests() != 0 || all.NumForests() < 3 {
+		t.Fatalf("forests: %d cancelled, %d in all", one.NumForests(), all.NumForests())
+	}
+	x := randomAssignment(r, p)
+	if e := one.Improve(x); !(e < math.Inf(1)) || math.Abs(e-p.Energy(x)) > 1e-9*(1+math.Abs(e)) {
+		t.Fatalf("energy %v, of x %v", e, p.Energy(x))
+	}
+}
+
 // TestTreesUAI logs ICM against Improve from the best-unary start on two
 // shared instances (skipped when they are absent).
 func TestTreesUAI(t *testing.T) {

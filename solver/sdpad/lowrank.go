@@ -12,6 +12,7 @@ import (
 	"github.com/sdrmap/sdrmap/certify"
 	"github.com/sdrmap/sdrmap/eigen"
 	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
 )
 
 // certifyMaxIter caps the eigensolver iterations of a low-rank certificate
@@ -52,6 +53,10 @@ func SolveLR(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error
 		return nil, err
 	}
 	lr := newLowRank(prob, &s)
+	lr.hurry = func() bool { return solver.StopStatus(ctx) == solver.TimeLimit }
+	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
+	defer cancel()
+	lr.stop = solver.Done(ctx)
 	st := newState(prob, s, lr)
 	return st.run(ctx, "sdpad-lr"), nil
 }
@@ -80,7 +85,9 @@ type lowRank struct {
 	matvecs int        // operator applications in the last projection
 	sum     *mat.Dense // its first cols columns W: W W^T approximates the sum of Z Z^T since the last restart
 	cols    int
-	cnt     int // their number
+	cnt     int         // their number
+	stop    func() bool // the run's deadline or interrupt: ends eigensolves early (nil: never)
+	hurry   func() bool // the caller's deadline has passed: ends the hurried closing certificate (nil: never)
 }
 
 func newLowRank(prob *sdr.Problem, s *Settings) *lowRank {
@@ -162,7 +169,7 @@ func (lr *lowRank) project(slack *sdr.Sym, mu, acc float64, x *sdr.Sym) (float64
 	// warm-started, inexact solve took 1.5x the CPU time on the 10 x 10
 	// grid (21.2 s against 13.8 s, 2,780 against 2,107 iterations).
 	op := eigen.Func{N: lr.d, F: lr.applyV}
-	res, err := eigen.Largest(op, lr.r, lr.warm, eigen.Settings{Tol: min(s.EigenTol, max(acc, minEigenTol)), MaxIter: s.EigenMaxIter, NoVerify: true, Seed: uint64(lr.k), Guard: -1})
+	res, err := eigen.Largest(op, lr.r, lr.warm, eigen.Settings{Tol: min(s.EigenTol, max(acc, minEigenTol)), MaxIter: s.EigenMaxIter, NoVerify: true, Seed: uint64(lr.k), Guard: -1, Stop: lr.stop})
 	// ErrNotConverged leaves an inexact projection, which later iterations refine.
 	if err != nil && !errors.Is(err, eigen.ErrNotConverged) {
 		return 0, false
@@ -235,22 +242,30 @@ func factorDiff(a, b *mat.Dense) float64 {
 
 // certify computes the certificate from the smallest eigenpairs of the
 // compressed slack and, when closing on the face, of the whole slack (the
-// PSD-cone dual infeasibility); a hurried one stops the eigensolver early.
+// PSD-cone dual infeasibility). The eigensolves stop at the run's deadline,
+// except a hurried one (after the time limit or an interrupt): it stops
+// after hurryCertifyMaxIter iterations or at the caller's deadline, using
+// what that leaves after the run's; past it, no eigensolve is made (one cut
+// short gives no bound, see certify.Partial) and the dual infeasibility is
+// the upper estimate ||S'||_F / (1 + ||C||_F).
 func (lr *lowRank) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.Certificate, bool, bool) {
 	lr.slack = slack
 	onFace := lr.face != nil
-	tol, iters := lr.s.CertifyTol, certifyMaxIter
+	tol, iters, stop := lr.s.CertifyTol, certifyMaxIter, lr.stop
 	switch mode {
 	case certClose:
 		tol, iters = min(tol, closeCertifyTol), closeCertifyMaxIter
 	case certHurry:
-		iters = hurryCertifyMaxIter
+		if lr.hurry != nil && lr.hurry() {
+			return skipped(lr.prob, slack), false, true
+		}
+		iters, stop = hurryCertifyMaxIter, lr.hurry
 	}
-	c, exact, ok := lr.partial(y, z, onFace, tol, iters)
+	c, exact, ok := lr.partial(y, z, onFace, tol, iters, stop)
 	if !ok || !onFace || mode != certClose {
 		return c, exact, ok
 	}
-	full, _, ok := lr.partial(y, z, false, tol, iters)
+	full, _, ok := lr.partial(y, z, false, tol, iters, stop)
 	if !ok {
 		return c, false, false
 	}
@@ -263,14 +278,15 @@ func (lr *lowRank) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.C
 
 // partial computes the CertifyRank smallest eigenpairs of U^T S' U (onFace)
 // or of S', warm-started from the previous certificate, and the certificate
-// they give; exact reports that the eigensolver converged.
-func (lr *lowRank) partial(y, z []float64, onFace bool, tol float64, iters int) (c sdr.Certificate, exact, ok bool) {
+// they give; exact reports that the eigensolver converged. stop (nil: none)
+// ends the eigensolve early.
+func (lr *lowRank) partial(y, z []float64, onFace bool, tol float64, iters int, stop func() bool) (c sdr.Certificate, exact, ok bool) {
 	n, warm := lr.prob.N(), &lr.warmF
 	if onFace {
 		n, warm = lr.d, &lr.warmC
 	}
 	op := eigen.Func{N: n, F: func(dst, x *mat.Dense) { lr.applySlack(dst, x, onFace) }}
-	c, vecs, exact, err := certify.Partial(lr.prob, op, y, z, onFace, lr.s.CertifyRank, *warm, eigen.Settings{Tol: tol, MaxIter: iters, Seed: uint64(lr.k)})
+	c, vecs, exact, err := certify.Partial(lr.prob, op, y, z, onFace, lr.s.CertifyRank, *warm, eigen.Settings{Tol: tol, MaxIter: iters, Seed: uint64(lr.k), Stop: stop})
 	if vecs != nil {
 		*warm = vecs
 	}

@@ -22,6 +22,9 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		return nil, err
 	}
 	dn := newDense(prob, s.Face)
+	dn.hurry = func() bool { return solver.StopStatus(ctx) == solver.TimeLimit }
+	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
+	defer cancel()
 	st := newState(prob, s, dn)
 	st.residualBound = true
 	return st.run(ctx, "sdpad"), nil
@@ -58,7 +61,7 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		case s.TimeLimit > 0 && it.Time >= s.TimeLimit:
 			status = solver.TimeLimit
 		case ctx.Err() != nil:
-			status = solver.Interrupted
+			status = solver.StopStatus(ctx)
 		}
 		if status == solver.Unsolved && st.probe(k) {
 			status, probed = solver.Solved, true

@@ -3,6 +3,7 @@ package sdpad
 import (
 	"math"
 
+	"github.com/sdrmap/sdrmap/sdr"
 	"github.com/sdrmap/sdrmap/solver"
 )
 
@@ -33,6 +34,15 @@ func (st *state) certify(k int, mode certMode) bool {
 	}
 	st.it.Bound = st.bestLow
 	return true
+}
+
+// skipped is the certificate not taken past the caller's deadline: no
+// bound, and ||S'||_F / (1 + ||C||_F), which bounds both dual
+// infeasibilities from above (U has orthonormal columns).
+func skipped(prob *sdr.Problem, slack *sdr.Sym) sdr.Certificate {
+	dinf := slack.Norm() / (1 + prob.C.Norm())
+	nan, inf := math.NaN(), math.Inf(-1)
+	return sdr.Certificate{LambdaMin: nan, LambdaMinFace: nan, DualInfeasibility: dinf, FaceDualInfeasibility: dinf, LowerBound: inf, EnergyBound: inf}
 }
 
 // dualInf returns the dual infeasibility of the last certificate that the
