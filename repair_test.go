@@ -52,6 +52,8 @@ func TestRepair(t *testing.T) {
 // the original model improves it to below 295 (optimum 282.997): the
 // feasibility search alone gives 500-800, and with ICM and tree-block moves
 // but without the large-neighbourhood search it was about 300 after 5 s.
+// The 15 s limit leaves room for a loaded machine (8 s gave 295.6 and
+// 300.8 at load 10).
 // auto solves no relaxation of the converted model, and its progress
 // reports from the search have non-increasing energies, none below the
 // result.
@@ -68,7 +70,7 @@ func TestSolvePedigree9(t *testing.T) {
 				reports = append(reports, p.Energy)
 			}
 		}
-		res, err := Solve(context.Background(), m, Settings{Solver: name, TimeLimit: 8 * time.Second, Progress: progress})
+		res, err := Solve(context.Background(), m, Settings{Solver: name, TimeLimit: 15 * time.Second, Progress: progress})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -245,7 +245,10 @@ func TestLimitsAndCancel(t *testing.T) {
 	p := build(t, gridPW(rand.New(rand.NewPCG(2, 2)), 4, 3))
 	s := DefaultSettings()
 	s.Tol = 1e-12
-	s.TimeLimit = time.Millisecond
+	// Every iteration certified, and time for a few: past its deadline a
+	// run computes no closing certificate, so a limit shorter than one
+	// iteration (1 ms failed under load) leaves no bound.
+	s.TimeLimit, s.BoundEvery = 50*time.Millisecond, 1
 	r := solve(t, p, s)
 	if r.Status != solver.TimeLimit || math.IsInf(r.EnergyBound, -1) {
 		t.Fatalf("time limit: status %v, bound %v", r.Status, r.EnergyBound)
