@@ -4,16 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sdrmap/sdrmap"
-	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/internal/solvecmd"
 	"github.com/sdrmap/sdrmap/solver"
 )
 
@@ -36,10 +34,9 @@ type solveOutput struct {
 
 func solveCmd() *cobra.Command {
 	var (
-		evid, out            string
-		s                    sdrmap.Settings
-		asJSON, verbose      bool
-		timeLimit, maxStates float64
+		evid, out       string
+		flags           solvecmd.Flags
+		asJSON, verbose bool
 	)
 	c := &cobra.Command{
 		Use:   "solve FILE",
@@ -117,25 +114,15 @@ the relaxation from averaging the m shifted copies of each solution
 which is still printed and written to -o.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !contains(sdrmap.Solvers(), s.Solver) {
-				return usagef("unknown solver %q (available: %s)", s.Solver, strings.Join(sdrmap.Solvers(), ", "))
-			}
-			if s.Rounding != sdrmap.RoundSample && s.Rounding != sdrmap.RoundIterative {
-				return usagef("--rounding must be %s or %s", sdrmap.RoundSample, sdrmap.RoundIterative)
-			}
-			if s.Rank < 0 || s.MaxRank < 0 || (s.Rank > 0 && s.MaxRank > 0 && s.Rank > s.MaxRank) {
-				return usagef("need 0 <= --rank <= --max-rank")
-			}
-			if timeLimit < 0 || math.IsNaN(timeLimit) {
-				return usagef("--time-limit must be >= 0 seconds")
+			s, err := flags.Settings()
+			if err != nil {
+				return usageError{err}
 			}
 			in, err := load(args[0], evid)
 			if err != nil {
 				return err
 			}
-			s.Evidence = in.ev
-			s.TimeLimit = time.Duration(timeLimit * float64(time.Second))
-			s.MaxStates = maxStates
+			s.Evidence = in.Evidence
 			var pl *progressLine
 			if verbose {
 				s.Log = cmd.ErrOrStderr()
@@ -144,7 +131,7 @@ which is still printed and written to -o.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			res, err := sdrmap.Solve(ctx, in.m, s)
+			res, err := sdrmap.Solve(ctx, in.Model, s)
 			if pl != nil {
 				pl.done()
 			}
@@ -152,7 +139,7 @@ which is still printed and written to -o.`,
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			if res.Assignment != nil && out != "" {
-				if err := writeResultFile(out, res.Assignment); err != nil {
+				if err := solvecmd.WriteResultFile(out, res.Assignment); err != nil {
 					return err
 				}
 			} else if out != "" {
@@ -160,7 +147,7 @@ which is still printed and written to -o.`,
 			}
 			o := solveOutput{Status: res.Status, Energy: jsonFloat(res.Energy), Log10: jsonFloat(res.Log10),
 				Bound: jsonFloat(res.Bound), Gap: jsonFloat(res.Gap), TimeS: res.Time.Seconds(), Solver: res.Solver,
-				Iterations: res.Iterations, Rounds: res.Rounds, Convention: in.convention,
+				Iterations: res.Iterations, Rounds: res.Rounds, Convention: in.Convention,
 				Assignment: res.Assignment, SDRInfo: res.SDR}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), o)
@@ -172,22 +159,9 @@ which is still printed and written to -o.`,
 	f := c.Flags()
 	f.StringVar(&evid, "evid", "", "evidence file (UAI 2014 or PIC 2011 layout)")
 	f.StringVarP(&out, "output", "o", "", "write the assignment to this file (UAI result format)")
-	f.StringVar(&s.Solver, "solver", sdrmap.DefaultSolver, "solver: "+strings.Join(sdrmap.Solvers(), ", "))
 	f.BoolVar(&asJSON, "json", false, "print the summary as a JSON object (adds the assignment)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "print solver progress on stderr")
-	f.Float64Var(&timeLimit, "time-limit", 0, "stop after this many seconds with the best assignment so far (0: none)")
-	f.Uint64Var(&s.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
-	f.BoolVar(&s.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
-	f.BoolVar(&s.KeepSymmetry, "keep-symmetry", false, "solve a shift-invariant model as it is instead of fixing one variable to state 0")
-	f.StringVar(&s.Rounding, "rounding", sdrmap.RoundSample, "sdpad, sdpad-lr: sample (argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
-	f.BoolVar(&s.NoPolish, "no-polish", false, "keep the solvers' assignments as they are: no ICM, tree-block moves or large-neighbourhood search after sdpad, sdpad-lr, trws, a conversion or a repair")
-	f.IntVar(&s.Rank, "rank", 0, "sdpad-lr: initial rank of Xbar = Y Y^T (0: 4)")
-	f.IntVar(&s.MaxRank, "max-rank", 0, "sdpad-lr: largest rank (0: 32)")
-	f.BoolVar(&s.NoRestart, "no-restart", false, "sdpad, sdpad-lr: never restart the iteration from the average of its iterates (the paper's iteration)")
-	f.BoolVar(&s.NoProbe, "no-probe", false, "sdpad, sdpad-lr: solve the relaxation to --tol even when a probe (rounding and a certificate every 20 iterations) has proven an assignment optimal")
-	f.Float64Var(&s.Tol, "tol", 0, "sdpad, sdpad-lr: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
-	f.IntVar(&s.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
-	f.Float64Var(&maxStates, "max-states", 1e9, "exact: refuse models with more joint states")
+	flags.Register(f)
 	return c
 }
 
@@ -199,33 +173,4 @@ func printSummary(w io.Writer, o *solveOutput) {
 	fmt.Fprintf(w, "gap       %.3g\n", float64(o.Gap))
 	fmt.Fprintf(w, "time      %.3f s\n", o.TimeS)
 	fmt.Fprintf(w, "solver    %s\n", o.Solver)
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-// writeResultFile writes x in the UAI result format, via a temporary file so
-// that an existing file is never left half written.
-func writeResultFile(path string, x []int) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if err := uai.WriteResult(f, x); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
 }
