@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -145,7 +146,7 @@ func WriteResultFile(path string, x []int) error {
 }
 
 // JSONFloat encodes infinities as strings ("+Inf"), which JSON cannot hold
-// as numbers.
+// as numbers, and decodes them back.
 type JSONFloat float64
 
 func (f JSONFloat) MarshalJSON() ([]byte, error) {
@@ -154,4 +155,14 @@ func (f JSONFloat) MarshalJSON() ([]byte, error) {
 		return json.Marshal(fmt.Sprint(v))
 	}
 	return json.Marshal(v)
+}
+
+func (f *JSONFloat) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		v, err := strconv.ParseFloat(s, 64)
+		*f = JSONFloat(v)
+		return err
+	}
+	return json.Unmarshal(b, (*float64)(f))
 }
