@@ -74,7 +74,9 @@ var (
 func init() {
 	register.DoFn3x0[context.Context, Item, func(Outcome)](&solveFn{})
 	register.Emitter1[Outcome]()
-	register.DoFn2x1[context.Context, Outcome, error](&writeFn{})
+	register.DoFn3x1[context.Context, Outcome, func(string), error](&writeFn{})
+	register.Emitter1[string]()
+	register.Function1x0(discard)
 }
 
 // solveFn solves one model; at most Workers at once per worker process.
@@ -115,12 +117,13 @@ func (f *solveFn) ProcessElement(ctx context.Context, it Item, emit func(Outcome
 	emit(Outcome{Rel: it.Rel, Record: rec, Assignment: x})
 }
 
-// writeFn writes a model's assignment, then its record, each atomically.
+// writeFn writes a model's assignment, then its record, each atomically,
+// and emits its output path.
 type writeFn struct {
 	Out string
 }
 
-func (f *writeFn) ProcessElement(ctx context.Context, o Outcome) error {
+func (f *writeFn) ProcessElement(ctx context.Context, o Outcome, emit func(string)) error {
 	rec := o.Record
 	if o.Assignment != nil {
 		rec.Output = mpePath(o.Rel)
@@ -144,8 +147,11 @@ func (f *writeFn) ProcessElement(ctx context.Context, o Outcome) error {
 			provenCount.Inc(ctx, 1)
 		}
 	}
+	emit(o.Rel)
 	return nil
 }
+
+func discard(string) {}
 
 func recordPath(out, rel string) string { return filepath.Join(out, recordsDir, rel+".json") }
 
@@ -257,7 +263,12 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		p, s := beam.NewPipelineWithRoot()
 		col := beam.Reshuffle(s, beam.Create(s, todo...))
 		outs := beam.ParDo(s, &solveFn{Flags: cfg.Flags, Workers: cfg.Workers}, col)
-		beam.ParDo0(s, &writeFn{Out: cfg.Out}, outs)
+		written := beam.ParDo(s, &writeFn{Out: cfg.Out}, outs)
+		// A stage without outputs makes Prism 2.77 poll in a busy loop for
+		// as long as its bundle runs (stage.Execute: DataWait is closed at
+		// once), taking a core from the solves; so the solving stage
+		// outputs the paths written, through a reshuffle.
+		beam.ParDo0(s, discard, beam.Reshuffle(s, written))
 		var done func()
 		if cfg.Progress != nil {
 			done = progress(cfg.Progress, cfg.Out, sum.Skipped, len(items))

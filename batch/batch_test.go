@@ -246,7 +246,7 @@ func testFlags() Flags {
 // TestTimeLimit: per-model time limits hold in a batch: sdpad-lr, which
 // runs for minutes on these grids without a limit, stops at --time-limit.
 // Its last steps (rounding, the certificate) run past the limit: about
-// 0.1 s alone, up to 0.5 s with two solves on a machine that others load.
+// 0.1 s alone, up to 0.5 s on a machine that others load.
 func TestTimeLimit(t *testing.T) {
 	const slack = 1.5
 	in, out := t.TempDir(), t.TempDir()
@@ -267,6 +267,79 @@ func TestTimeLimit(t *testing.T) {
 			t.Errorf("%s: status %s after %.3f s, want time-limit within %g s after 0.5 s", r.Input, r.Status, r.TimeS, slack)
 		}
 	}
+}
+
+// TestIdle: while a model is being read (here: from a FIFO nobody writes
+// to yet) the batch uses no CPU. Prism 2.77 spins a core beside every
+// bundle of a stage without outputs (see Run), which took that core from
+// the solves.
+func TestIdle(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	fifo := filepath.Join(in, "slow.uai")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(context.Background(), Config{Inputs: []string{in}, Out: out, Flags: testFlags(), Workers: 1})
+		done <- err
+	}()
+	time.Sleep(time.Second) // the pipeline starts and blocks in the read
+	c0 := cpuTime(t)
+	time.Sleep(time.Second)
+	cpu := cpuTime(t) - c0
+	var b bytes.Buffer
+	if err := uai.WriteModel(&b, gen.PottsGrid(3, 3, 2, 1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	// Serve the model to every reader (solvecmd.Load opens it more than
+	// once) until the batch ends; the pause lets each reader see the end.
+	stop := make(chan struct{})
+	defer func() {
+		close(stop)
+		if f, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close() // wakes a writer waiting in open
+		}
+	}()
+	go func() {
+		for {
+			f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+			if err != nil {
+				return
+			}
+			f.Write(b.Bytes())
+			f.Close()
+			select {
+			case <-stop:
+				return
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the batch did not end in 60 s")
+	}
+	if r := readResults(t, out)[fifo]; r.Status != "solved" {
+		t.Errorf("record %+v", r)
+	}
+	t.Logf("CPU while waiting 1 s: %v", cpu)
+	if cpu > 100*time.Millisecond {
+		t.Errorf("the batch used %v of CPU in 1 s waiting for its input", cpu)
+	}
+}
+
+// cpuTime is the CPU time of this process so far.
+func cpuTime(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // TestMatch: directories, model files and manifests; evidence beside a

@@ -42,7 +42,7 @@ install it from a checkout with
 			c := exec.Command(exe, args...)
 			c.Stdin, c.Stdout, c.Stderr = os.Stdin, cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if err := c.Start(); err != nil {
-				return fmt.Errorf("%w; install it from a checkout: cd batch && go install ./cmd/%s (or run: go run ./batch/cmd/%s ...)", err, batchCommand, batchCommand)
+				return fmt.Errorf("%w; install it from a checkout: cd batch && go install ./cmd/%s", err, batchCommand)
 			}
 			// Ctrl-C reaches the child from the terminal; a SIGTERM sent to
 			// this process is passed on.
