@@ -20,6 +20,6 @@ func ExampleSolve() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("status %v, energy %.6f, gap below 1e-4: %v\n", res.Status, res.Energy, res.Gap < 1e-4)
-	// Output: status solved, energy 6.048465, gap below 1e-4: true
+	fmt.Printf("answer %v (stopped: %v), energy %.6f, gap below 1e-4: %v\n", res.Answer, res.Termination, res.Energy, res.Gap < 1e-4)
+	// Output: answer optimal (stopped: converged), energy 6.048465, gap below 1e-4: true
 }

@@ -6,18 +6,27 @@ import (
 	"math"
 	"time"
 
-	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/solver"
 	"github.com/sdrmap/sdrmap/solver/exact"
 	"github.com/sdrmap/sdrmap/solver/icm"
+	"github.com/sdrmap/sdrmap/solver/ipmnc"
 	"github.com/sdrmap/sdrmap/solver/trws"
 )
 
 func init() {
-	methods["exact"] = solveExact
-	methods["icm"] = solveICM
-	methods["trws"] = solveTRWS
-	methods["auto"] = solveAuto
+	Register(NewMethod("exact", `depth-first branch and bound; proves optimality, for small models
+(refuses more than --max-states joint states)`, false, solveExact))
+	Register(NewMethod("icm", `iterated conditional modes from the best unary states (no bound)`, false, solveICM))
+	Register(NewMethod("trws", `sequential tree-reweighted message passing (Kolmogorov 2006); its
+bound is the LP relaxation's; assignment polished by tree-block
+moves`, false, solveTRWS))
+	Register(NewMethod("ipm-nc", `the paper's IPM-NC baseline: a KKT point of the nonconvex rank-1
+relaxation from the uniform point (projected gradient), argmax
+rounding polished by ICM (no bound)`, false, solveIPMNC))
+	Register(NewMethod("auto", `trws, then sdpad-lr with the time left unless the LP bound already
+proves the trws assignment optimal or the model was converted
+from higher order (below); the better assignment and the larger
+bound are kept`, false, solveAuto))
 }
 
 // autoLPShare is the share of the time limit that auto gives TRW-S.
@@ -32,89 +41,105 @@ const autoLPShare = 0.2
 // after the solver instead: there the SDR's bound stayed far below the LP
 // bound (tb2_pedigree9: -2848 against 270.0 after 24 s) and its roundings
 // were worse starts for the search than TRW-S's (BENCHMARKS.md).
-func solveAuto(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
+func solveAuto(ctx context.Context, in *Input, s *Settings) (*Outcome, error) {
 	start := time.Now()
 	lpSet := *s
 	lpSet.TimeLimit = time.Duration(float64(s.TimeLimit) * autoLPShare)
-	x, err := solveTRWS(ctx, p, &lpSet, r)
-	if err != nil || r.Status == solver.Infeasible {
-		return x, err
+	lp, err := solveTRWS(ctx, in, &lpSet)
+	if err != nil || lp.Status == solver.Infeasible {
+		return lp, err
 	}
-	e, lp := math.Inf(1), r.Bound
-	if x != nil {
-		e = p.Energy(x)
+	p := in.Pairwise
+	e := math.Inf(1)
+	if lp.Assignment != nil {
+		e = p.Energy(lp.Assignment)
 	}
-	if proven(e, lp) || s.converted || ctx.Err() != nil {
+	if solver.Proven(e, lp.Bound) || in.Converted || ctx.Err() != nil {
 		if s.Log != nil && ctx.Err() == nil {
 			why := "the LP bound proves the TRW-S assignment optimal"
-			if s.converted {
+			if in.Converted {
 				why = "the model was converted from higher order"
 			}
 			fmt.Fprintf(s.Log, "auto: %s; no relaxation solved\n", why)
 		}
-		return x, nil
+		return lp, nil
 	}
 	rest := *s
 	if s.TimeLimit > 0 {
 		if rest.TimeLimit = s.TimeLimit - time.Since(start); rest.TimeLimit <= 0 {
-			r.Status = solver.TimeLimit
-			return x, nil
+			lp.Status = solver.TimeLimit
+			return lp, nil
 		}
 	}
-	iters := r.Iterations
-	y, err := solveSDR(ctx, p, &rest, r, true)
+	sdp, ok := Lookup("sdpad-lr")
+	if !ok {
+		return nil, fmt.Errorf("auto: method sdpad-lr not registered")
+	}
+	out, err := sdp.Solve(ctx, in, &rest)
 	if err != nil {
 		return nil, err
 	}
-	r.Bound = max(r.Bound, lp)
-	r.Iterations += iters
-	if y == nil || (x != nil && p.Energy(y) > e) {
-		return x, nil
+	out.Bound = max(out.Bound, lp.Bound)
+	out.Iterations += lp.Iterations
+	if out.Assignment == nil || (lp.Assignment != nil && p.Energy(out.Assignment) > e) {
+		out.Assignment = lp.Assignment
 	}
-	return y, nil
+	return out, nil
 }
 
 // solveExact runs branch and bound; a proven optimum is its own bound.
-func solveExact(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
-	res, err := exact.Solve(ctx, p, exact.Settings{MaxStates: s.MaxStates, TimeLimit: s.TimeLimit})
+func solveExact(ctx context.Context, in *Input, s *Settings) (*Outcome, error) {
+	res, err := exact.Solve(ctx, in.Pairwise, exact.Settings{MaxStates: s.MaxStates, TimeLimit: s.TimeLimit})
 	if err != nil {
 		return nil, err
 	}
-	r.Status = res.Status
-	r.Iterations = int(res.Nodes)
+	out := &Outcome{Assignment: res.Assignment, Status: res.Status, Iterations: int(res.Nodes), Bound: math.Inf(-1)}
 	if res.Status == solver.Solved {
-		r.Bound = res.Energy
+		out.Bound = res.Energy
 	}
 	if s.Log != nil {
 		fmt.Fprintf(s.Log, "exact: %d search nodes, %v\n", res.Nodes, res.Time)
 	}
-	return res.Assignment, nil
+	return out, nil
 }
 
 // solveICM runs iterated conditional modes from the best unary states: a
 // local optimum, no bound.
-func solveICM(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
-	res, err := icm.Solve(ctx, p, icm.Settings{MaxSweeps: s.MaxIter, TimeLimit: s.TimeLimit})
+func solveICM(ctx context.Context, in *Input, s *Settings) (*Outcome, error) {
+	res, err := icm.Solve(ctx, in.Pairwise, icm.Settings{MaxSweeps: s.MaxIter, TimeLimit: s.TimeLimit})
 	if err != nil {
 		return nil, err
 	}
-	r.Status, r.Iterations = res.Status, res.Sweeps
-	return res.Assignment, nil
+	return &Outcome{Assignment: res.Assignment, Status: res.Status, Iterations: res.Sweeps, Bound: math.Inf(-1)}, nil
 }
 
 // solveTRWS runs TRW-S (its LP bound is the bound) and polishes its
 // assignment by the tree-block search (icm.Trees).
-func solveTRWS(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error) {
-	res, err := trws.Solve(ctx, p, trws.Settings{MaxIter: s.MaxIter, TimeLimit: s.TimeLimit})
+func solveTRWS(ctx context.Context, in *Input, s *Settings) (*Outcome, error) {
+	res, err := trws.Solve(ctx, in.Pairwise, trws.Settings{MaxIter: s.MaxIter, TimeLimit: s.TimeLimit})
 	if err != nil {
 		return nil, err
 	}
-	r.Status, r.Iterations, r.Bound = res.Status, res.Iterations, res.Bound
 	if res.Assignment != nil && !s.NoPolish {
-		icm.NewTrees(p).ImproveCtx(ctx, res.Assignment)
+		icm.NewTrees(in.Pairwise).ImproveCtx(ctx, res.Assignment)
 	}
 	if s.Log != nil {
 		fmt.Fprintf(s.Log, "trws: %d iterations, energy %.9g, bound %.9g, %v\n", res.Iterations, res.Energy, res.Bound, res.Time)
 	}
-	return res.Assignment, nil
+	return &Outcome{Assignment: res.Assignment, Status: res.Status, Iterations: res.Iterations, Bound: res.Bound}, nil
+}
+
+// solveIPMNC runs the paper's IPM-NC baseline: a KKT point of the rank-1
+// (nonconvex quadratic) relaxation from the uniform point, rounded by argmax
+// and polished by ICM; a local method, no bound. --tol is its KKT tolerance.
+func solveIPMNC(ctx context.Context, in *Input, s *Settings) (*Outcome, error) {
+	res, err := ipmnc.Solve(ctx, in.Pairwise, ipmnc.Settings{MaxIter: s.MaxIter, TimeLimit: s.TimeLimit, Tol: s.Tol})
+	if err != nil {
+		return nil, err
+	}
+	if s.Log != nil {
+		fmt.Fprintf(s.Log, "ipm-nc: %d iterations, objective %.9g, KKT residual %.3g, vertex %v, energy %.9g, %v\n",
+			res.Iterations, res.Objective, res.KKT, res.Vertex, res.Energy, res.Time)
+	}
+	return &Outcome{Assignment: res.Assignment, Status: res.Status, Iterations: res.Iterations, Bound: math.Inf(-1)}, nil
 }

@@ -3,6 +3,7 @@ package sdrmap
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math"
 	"regexp"
 	"strconv"
@@ -11,7 +12,8 @@ import (
 	"github.com/sdrmap/sdrmap/gen"
 )
 
-// TestProbeBoundKept: the bound of every probe's certificate holds for
+// TestProbeBoundKept: every seed's run has probes (their certificate lines
+// in the log), the bound of every probe's certificate holds for
 // every assignment, so the result's bound is at least the best of them,
 // also when no probe proves its assignment optimal (seeds 1 and 3 here),
 // and the result is at least as good as every probe's assignment. On these
@@ -27,10 +29,17 @@ func TestProbeBoundKept(t *testing.T) {
 			t.Fatal(err)
 		}
 		best, bestE, beat := math.Inf(-1), math.Inf(1), false
-		for _, g := range probeLine.FindAllStringSubmatch(log.String(), -1) {
-			e, _ := strconv.ParseFloat(g[1], 64)
-			b, _ := strconv.ParseFloat(g[2], 64)
-			it, _ := strconv.ParseFloat(g[3], 64)
+		probes := probeLine.FindAllStringSubmatch(log.String(), -1)
+		if len(probes) == 0 {
+			t.Fatalf("seed %d: no probe in the log:\n%s", seed, log.String())
+		}
+		for _, g := range probes {
+			e, err1 := strconv.ParseFloat(g[1], 64)
+			b, err2 := strconv.ParseFloat(g[2], 64)
+			it, err3 := strconv.ParseFloat(g[3], 64)
+			if err := errors.Join(err1, err2, err3); err != nil {
+				t.Fatalf("seed %d: probe line %q: %v", seed, g[0], err)
+			}
 			best, bestE, beat = max(best, b), min(bestE, e), beat || b > it
 		}
 		t.Logf("seed %d: energy %v, bound %v, best probe %v, %v, a probe's bound beat the iterates: %v", seed, res.Energy, res.Bound, bestE, best, beat)

@@ -14,16 +14,14 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
-	"sync"
 	"time"
 
 	"github.com/sdrmap/sdrmap/higherorder"
+	"github.com/sdrmap/sdrmap/local"
 	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/relax/driver"
 	"github.com/sdrmap/sdrmap/solver"
 	"github.com/sdrmap/sdrmap/solver/feasible"
-	"github.com/sdrmap/sdrmap/solver/icm"
-	"github.com/sdrmap/sdrmap/solver/lns"
 )
 
 // Settings selects and configures the solver. The zero value of every field
@@ -49,8 +47,6 @@ type Settings struct {
 	KeepSymmetry bool
 	Log          io.Writer      // progress (iteration table) goes here when not nil
 	Progress     func(Progress) // called now and then with the state of the run, when not nil; never concurrently, but not always from Solve's goroutine
-
-	converted bool // set by Solve: the solver gets the pairwise form of a converted model
 }
 
 // Progress is a snapshot of a running solve, for progress indicators.
@@ -64,18 +60,28 @@ type Progress struct {
 }
 
 // Result is the outcome of Solve. Assignment is in the model's own
-// numbering, evidence variables included.
+// numbering, evidence variables included. Two statuses answer two
+// questions, as MathOptInterface separates them: Termination why the run
+// stopped, Answer what the assignment is. Status is the method's own
+// status, kept for compatibility ("solved" means converged by the method's
+// own rule: proven optimal for exact, LP converged for trws, local optimum
+// for icm, KKT point for ipm-nc, relaxation converged for sdpad).
+//
+// JSON (json.Marshal, and the CLI's --json): infinities and NaN are the
+// strings "+Inf", "-Inf" and "NaN", other numbers numbers.
 type Result struct {
-	Status     solver.Status `json:"status"`
-	Energy     float64       `json:"energy"` // energy of Assignment; +Inf if none was found
-	Log10      float64       `json:"log10"`  // -Energy / ln 10, the UAI score
-	Bound      float64       `json:"bound"`  // proven lower bound on the optimal energy; -Inf if none
-	Gap        float64       `json:"gap"`    // Energy - Bound, never negative
-	Assignment []int         `json:"assignment"`
-	Time       time.Duration `json:"-"`
-	Iterations int           `json:"iterations"`
-	Solver     string        `json:"solver"`
-	Rounds     int           `json:"rounds"` // rounding rounds (SDR solvers)
+	Status      solver.Status `json:"status"`
+	Termination Termination   `json:"termination"`
+	Answer      Answer        `json:"answer"`
+	Energy      float64       `json:"energy"` // energy of Assignment; +Inf if none was found
+	Log10       float64       `json:"log10"`  // -Energy / ln 10, the UAI score
+	Bound       float64       `json:"bound"`  // proven lower bound on the optimal energy; -Inf if none
+	Gap         float64       `json:"gap"`    // Energy - Bound, never negative
+	Assignment  []int         `json:"assignment"`
+	Time        time.Duration `json:"-"`
+	Iterations  int           `json:"iterations"`
+	Solver      string        `json:"solver"`
+	Rounds      int           `json:"rounds"` // rounding rounds (SDR solvers)
 	// SDR figures of the last relaxation solved (SDR solvers only).
 	SDR *SDRInfo `json:"sdr,omitempty"`
 }
@@ -96,24 +102,11 @@ type SDRInfo struct {
 	Complement bool `json:"complement"`
 }
 
-// Roundings of the SDR solvers.
+// Roundings of the SDR solvers (Settings.Rounding).
 const (
-	// RoundSample takes the argmax of the marginals and randomized
-	// roundings from a factor of Xbar (rounding.Sample).
-	RoundSample = "sample"
-	// RoundIterative is the paper's iterative rounding (spec §7): fix the
-	// confident variables, re-solve the relaxation of the rest, repeat.
-	RoundIterative = "iterative"
+	RoundSample    = driver.RoundSample    // argmax and randomized roundings from a factor of Xbar
+	RoundIterative = driver.RoundIterative // the paper's iterative rounding (spec §7)
 )
-
-// gapTol is the relative gap energy - bound within which an assignment
-// counts as proven optimal, and a bound above the energy as rounding.
-const gapTol = 1e-9
-
-// proven reports whether bound proves an assignment of energy e optimal.
-func proven(e, bound float64) bool {
-	return !math.IsInf(e, 0) && e-bound <= gapTol*(1+math.Abs(e))
-}
 
 // DefaultSolver is used when Settings.Solver is empty: auto, TRW-S and
 // then, unless its LP bound proves its assignment optimal, the SDR by
@@ -126,22 +119,6 @@ func proven(e, bound float64) bool {
 // optimum 282.997 with seeds 1-6 in 60 s, without proving it
 // (BENCHMARKS.md).
 const DefaultSolver = "auto"
-
-// method solves the pairwise view p; it returns an assignment of p's
-// variables (nil if none) with its status, bound and figures filled in r.
-type method func(ctx context.Context, p *model.Pairwise, s *Settings, r *Result) ([]int, error)
-
-var methods = map[string]method{}
-
-// Solvers returns the names of the available solvers.
-func Solvers() []string {
-	var names []string
-	for n := range methods {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
 
 // polishShare is the share of the time limit (what is left of it after
 // the conversion) kept for the search on the original model after the
@@ -180,98 +157,63 @@ func repair(ctx context.Context, m *model.Model, clamp []int, s *Settings, start
 	return false, nil
 }
 
-// polish alternates single-variable moves on the original model m
-// (icm.ImproveModel) and tree-block moves on its pairwise view p (icm.Trees,
-// reached through forth and back) until neither lowers the energy of x. x,
-// a full assignment of m of finite energy, is changed in place; polish
-// returns m.Energy(x).
-func polish(ctx context.Context, m *model.Model, p *model.Pairwise, clamp []int, back, forth func([]int) []int, x []int) float64 {
-	e := icm.ImproveModel(m, x, clamp)
-	trees := icm.NewTrees(p)
-	for ctx.Err() == nil {
-		y := p.Restrict(forth(x))
-		trees.ImproveCtx(ctx, y)
-		z := back(p.Expand(y))
-		ez := icm.ImproveModel(m, z, clamp)
-		if !(ez < e) {
-			break
-		}
-		copy(x, z)
-		e = ez
-	}
-	return e
-}
-
-// improveLNS runs the large-neighbourhood search with exact block moves
-// (package lns) on x, of energy e: under a time limit until pctx ends or
-// bound proves x optimal, else until it stalls. It returns the energy of x.
-// Progress, if set, is called every progressEvery from another goroutine.
-func improveLNS(pctx context.Context, m *model.Model, clamp, x []int, e, bound float64, s *Settings, start time.Time) float64 {
-	if pctx.Err() != nil || proven(e, bound) {
-		return e
-	}
-	ctx, cancel := context.WithCancel(pctx)
-	defer cancel()
-	var mu sync.Mutex
-	best, gains := e, 0
-	set := lns.Settings{Seed: s.Seed, OnImprove: func(e float64) {
-		mu.Lock()
-		best, gains = e, gains+1
-		mu.Unlock()
-		if proven(e, bound) {
-			cancel()
-		}
-	}}
-	if s.TimeLimit > 0 {
-		set.MaxStall = -1
-	}
-	var wg sync.WaitGroup
-	if s.Progress != nil {
-		wg.Go(func() {
-			tick := time.NewTicker(progressEvery)
-			defer tick.Stop()
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case <-tick.C:
-					mu.Lock()
-					pr := Progress{Elapsed: time.Since(start), Stage: "lns", Iteration: gains, Energy: best, Bound: bound, SDPGap: math.NaN()}
-					mu.Unlock()
-					s.Progress(pr)
-				}
-			}
-		})
-	}
-	t0, e0 := time.Now(), e
-	e = lns.Improve(ctx, m, x, clamp, set)
-	cancel()
-	wg.Wait()
-	if s.Log != nil {
-		fmt.Fprintf(s.Log, "large-neighbourhood search: energy %.9g -> %.9g in %v, %d improvements\n", e0, e, time.Since(t0).Round(time.Millisecond), gains)
-	}
-	return e
-}
-
-// progressEvery is the interval of the progress calls of the
-// large-neighbourhood search.
-const progressEvery = 250 * time.Millisecond
-
-// Solve runs the pipeline on m. Cancelling ctx ends the run like a time
-// limit, with status Interrupted and the best assignment found so far.
+// Solve runs the pipeline on m: presolve (conversion of higher-order
+// factors, evidence, symmetry break), the method named by s.Solver,
+// postsolve (feasibility repair, local search on the original model) and
+// the report. Cancelling ctx ends the run like a time limit, with
+// termination Interrupted and the best assignment found so far.
 func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if s.Solver == "" {
 		s.Solver = DefaultSolver
 	}
-	run, ok := methods[s.Solver]
+	method, ok := Lookup(s.Solver)
 	if !ok {
 		return nil, fmt.Errorf("unknown solver %q (available: %v)", s.Solver, Solvers())
 	}
 	start := time.Now()
+	pre, err := presolve(m, &s)
+	if err != nil {
+		return nil, err
+	}
+	runSet := s
+	if pre.converted && s.TimeLimit > 0 {
+		runSet.TimeLimit -= time.Duration(float64(s.TimeLimit-time.Since(start)) * polishShare)
+	}
+	out, err := method.Solve(ctx, &Input{Pairwise: pre.p, Converted: pre.converted}, &runSet)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Solver: s.Solver, Status: out.Status, Energy: math.Inf(1), Bound: out.Bound,
+		Iterations: out.Iterations, Rounds: out.Rounds, SDR: out.SDR}
+	if out.Assignment != nil {
+		r.Assignment = pre.back(pre.p.Expand(out.Assignment))
+		r.Energy = m.Energy(r.Assignment)
+	}
+	if err := postsolve(ctx, m, pre, &s, start, r); err != nil {
+		return nil, err
+	}
+	report(r, s.Log)
+	r.Time = time.Since(start)
+	return r, nil
+}
+
+// presolved is the pairwise view p that the method solves, with the maps
+// between assignments of p's model (full, before Pairwise's restriction)
+// and of the original one.
+type presolved struct {
+	p           *model.Pairwise
+	back, forth func([]int) []int
+	converted   bool // from higher order (package higherorder)
+}
+
+// presolve converts factors of arity > 2 (unless s.NoConvert), maps the
+// evidence, fixes one variable of a shift-invariant model without evidence
+// (unless s.KeepSymmetry) and builds the pairwise view.
+func presolve(m *model.Model, s *Settings) (*presolved, error) {
 	identity := func(x []int) []int { return x }
-	work, ev, back, forth := m, s.Evidence, identity, identity
-	converted := m.MaxArity() > 2 && !s.NoConvert
-	if converted {
+	pre := &presolved{back: identity, forth: identity, converted: m.MaxArity() > 2 && !s.NoConvert}
+	work, ev := m, s.Evidence
+	if pre.converted {
 		conv, mp, err := higherorder.Convert(m, higherorder.Settings{})
 		if err != nil {
 			return nil, err
@@ -279,13 +221,13 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 		if ev, err = mp.Evidence(s.Evidence); err != nil {
 			return nil, err
 		}
-		work, back, forth = conv, mp.Original, mp.Converted
+		work, pre.back, pre.forth = conv, mp.Original, mp.Converted
 		if s.Log != nil {
 			st := mp.Stats
 			fmt.Fprintf(s.Log, "higher-order factors converted: %d auxiliary variables, N %d -> %d\n", st.Aux, st.Before.N, st.After.N)
 		}
 	}
-	if !converted && len(ev) == 0 && !s.KeepSymmetry {
+	if !pre.converted && len(ev) == 0 && !s.KeepSymmetry {
 		if v := m.SymmetryBreak(); v >= 0 {
 			ev = model.Evidence{{Var: v, Value: 0}}
 			if s.Log != nil {
@@ -293,20 +235,15 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 			}
 		}
 	}
-	p, err := work.Pairwise(ev)
-	if err != nil {
-		return nil, err
-	}
-	r := &Result{Solver: s.Solver, Energy: math.Inf(1), Bound: math.Inf(-1)}
-	runSet := s
-	runSet.converted = converted
-	if converted && s.TimeLimit > 0 {
-		runSet.TimeLimit -= time.Duration(float64(s.TimeLimit-time.Since(start)) * polishShare)
-	}
-	x, err := run(ctx, p, &runSet, r)
-	if err != nil {
-		return nil, err
-	}
+	var err error
+	pre.p, err = work.Pairwise(ev)
+	return pre, err
+}
+
+// postsolve looks for a feasible assignment when the method found none
+// (repair) and, after a conversion or a repair, improves the assignment on
+// the original model (local.Polish, local.LNS) until the time limit.
+func postsolve(ctx context.Context, m *model.Model, pre *presolved, s *Settings, start time.Time, r *Result) error {
 	pctx := ctx
 	if s.TimeLimit > 0 {
 		var cancel context.CancelFunc
@@ -315,31 +252,38 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	}
 	clamp, err := s.Evidence.Clamps(m)
 	if err != nil {
-		return nil, err
-	}
-	if x != nil {
-		r.Assignment = back(p.Expand(x))
-		r.Energy = m.Energy(r.Assignment)
+		return err
 	}
 	repaired := false
 	if math.IsInf(r.Energy, 1) && r.Status != solver.Infeasible {
-		if repaired, err = repair(ctx, m, clamp, &s, start, r); err != nil {
-			return nil, err
+		if repaired, err = repair(ctx, m, clamp, s, start, r); err != nil {
+			return err
 		}
 	}
-	if (converted || repaired) && !s.NoPolish && !math.IsInf(r.Energy, 1) && !proven(r.Energy, r.Bound) {
-		// The solver polished on p; the original model has moves (and a
+	if (pre.converted || repaired) && !s.NoPolish && !math.IsInf(r.Energy, 1) && !solver.Proven(r.Energy, r.Bound) {
+		// The method polished on p; the original model has moves (and a
 		// repaired assignment needs them) that p does not show.
-		r.Energy = polish(pctx, m, p, clamp, back, forth, r.Assignment)
-		r.Energy = improveLNS(pctx, m, clamp, r.Assignment, r.Energy, r.Bound, &s, start)
+		r.Energy = local.Polish(pctx, m, pre.p, clamp, pre.back, pre.forth, r.Assignment)
+		set := local.Settings{Seed: s.Seed, UseBudget: s.TimeLimit > 0, Log: s.Log}
+		if s.Progress != nil {
+			set.Progress = func(gains int, e float64) {
+				s.Progress(Progress{Elapsed: time.Since(start), Stage: "lns", Iteration: gains, Energy: e, Bound: r.Bound, SDPGap: math.NaN()})
+			}
+		}
+		r.Energy = local.LNS(pctx, m, clamp, r.Assignment, r.Energy, r.Bound, set)
 	}
+	return nil
+}
+
+// report fills the UAI score, the gap and the statuses of r. A bound above
+// the energy within rounding is clamped to it; beyond, it is wrong, and a
+// wrong bound is worse than none.
+func report(r *Result, log io.Writer) {
 	r.Log10 = model.Log10(r.Energy)
 	if r.Bound > r.Energy {
-		// Within rounding of a tight bound, clamp; beyond it the bound is
-		// wrong, and a wrong bound is worse than none.
-		if r.Bound-r.Energy > gapTol*(1+math.Abs(r.Energy)) {
-			if s.Log != nil {
-				fmt.Fprintf(s.Log, "warning: discarding bound %.9g above the energy %.9g\n", r.Bound, r.Energy)
+		if r.Bound-r.Energy > solver.GapTol*(1+math.Abs(r.Energy)) {
+			if log != nil {
+				fmt.Fprintf(log, "warning: discarding bound %.9g above the energy %.9g\n", r.Bound, r.Energy)
 			}
 			r.Bound = math.Inf(-1)
 		} else {
@@ -350,6 +294,6 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if math.IsNaN(r.Gap) {
 		r.Gap = math.Inf(1)
 	}
-	r.Time = time.Since(start)
-	return r, nil
+	r.Termination = terminationOf(r.Status)
+	r.Answer = answerOf(r)
 }

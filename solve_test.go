@@ -8,10 +8,7 @@ import (
 
 	"github.com/sdrmap/sdrmap/internal/randmodel"
 	"github.com/sdrmap/sdrmap/model"
-	"github.com/sdrmap/sdrmap/rounding"
-	"github.com/sdrmap/sdrmap/sdr"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/sdpad"
 )
 
 // TestSolveHigherOrder runs the pipeline with the exact solver on random
@@ -124,98 +121,6 @@ func TestIterativeRounding(t *testing.T) {
 	}
 }
 
-// frustrated returns a complete graph of variables with 2 or 3 states,
-// repulsive Potts couplings (equal states cost) and weak random unaries:
-// its relaxation is far from tight, so rounding leaves variables free.
-func frustrated(r *rand.Rand, n int) *model.Model {
-	m := &model.Model{Card: make([]int, n)}
-	for i := range n {
-		m.Card[i] = 2 + r.IntN(2)
-		u := make([]float64, m.Card[i])
-		for a := range u {
-			u[a] = 0.1 * r.Float64()
-		}
-		m.Factors = append(m.Factors, model.Factor{Scope: []int{i}, Table: model.Table{Log: u}})
-	}
-	for i := range n {
-		for j := i + 1; j < n; j++ {
-			w := 1 + r.Float64()
-			t := make([]float64, m.Card[i]*m.Card[j])
-			for a := range min(m.Card[i], m.Card[j]) {
-				t[a*m.Card[j]+a] = -w
-			}
-			m.Factors = append(m.Factors, model.Factor{Scope: []int{i, j}, Table: model.Table{Log: t}})
-		}
-	}
-	return m
-}
-
-// TestIterativeRoundCutShort stops the re-solves of the iterative rounding
-// after 0 and 1 relaxations: the variables left free take the argmax of the
-// last marginals, read in the numbering of the problem they belong to.
-func TestIterativeRoundCutShort(t *testing.T) {
-	r := rand.New(rand.NewPCG(9, 2))
-	ctx := context.Background()
-	checked, free := 0, 0
-	for trial := 0; trial < 30; trial++ {
-		m := frustrated(r, 5+r.IntN(3))
-		p, err := m.Pairwise(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		prob, err := sdr.Build(p)
-		if err != nil {
-			continue
-		}
-		res, err := sdpad.SolveLR(ctx, prob, sdpad.DefaultSettings())
-		if err != nil {
-			t.Fatal(err)
-		}
-		for allowed := range 2 {
-			last, lastProb, calls := res, prob, 0
-			resolve := func(q *sdr.Problem, w *sdpad.Start) (*sdpad.Result, error) {
-				if calls == allowed {
-					return nil, nil
-				}
-				calls++
-				s := sdpad.DefaultSettings()
-				s.Start = w
-				last, lastProb = nil, q
-				var err error
-				last, err = sdpad.SolveLR(ctx, q, s)
-				return last, err
-			}
-			x, _, err := iterativeRound(ctx, prob, res, resolve)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := m.Check(x); err != nil {
-				t.Fatalf("trial %d, %d relaxations: %v", trial, allowed, err)
-			}
-			if calls < allowed {
-				continue // every variable was fixed before
-			}
-			fixed := map[int]bool{}
-			for _, o := range rounding.Fix(last.Marginals, rounding.TMax) {
-				fixed[o.Var] = true
-			}
-			for i, v := range lastProb.Pairwise.Orig {
-				if fixed[i] {
-					continue
-				}
-				free++
-				if x[v] != argmax(last.Marginals[i]) {
-					t.Fatalf("trial %d, %d relaxations: variable %d = %d, argmax of its marginals %v", trial, allowed, v, x[v], last.Marginals[i])
-				}
-			}
-			checked++
-		}
-	}
-	if checked < 20 || free < 20 {
-		t.Fatalf("only %d cases checked, %d variables left free", checked, free)
-	}
-}
-
 // TestSolveAuto checks the auto pipeline against brute force and against
 // TRW-S alone: bound below the optimum, energy not below it, never a worse
 // energy or a weaker bound than TRW-S's, the optimum with a closed gap on
@@ -231,7 +136,7 @@ func TestSolveAuto(t *testing.T) {
 		case 1:
 			m = randmodel.New(r, randmodel.Options{Vars: 2 + r.IntN(5), MaxCard: 3, Factors: 8, MaxArity: 2, Forbidden: 0.1})
 		default:
-			m = frustrated(r, 4+r.IntN(3))
+			m = randmodel.Frustrated(r, 4+r.IntN(3))
 		}
 		free := make([]int, m.NumVars())
 		for i := range free {

@@ -86,7 +86,7 @@ func TestSolveComplement(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Energy != want || !proven(res.Energy, res.Bound) || res.SDR == nil || !res.SDR.Complement ||
+			if res.Energy != want || !solver.Proven(res.Energy, res.Bound) || res.SDR == nil || !res.SDR.Complement ||
 				res.Status != solver.Solved || probe && res.Iterations > 200 {
 				t.Fatalf("%s, probe %v: %v after %d iterations, energy %v (planted %v), bound %v, SDR figures %+v",
 					name, probe, res.Status, res.Iterations, res.Energy, want, res.Bound, res.SDR)

@@ -9,8 +9,8 @@ import (
 
 	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/format/opengm"
+	"github.com/sdrmap/sdrmap/internal/jsonfloat"
 	"github.com/sdrmap/sdrmap/internal/solvecmd"
-	"github.com/sdrmap/sdrmap/solver"
 )
 
 // Flags are the solve flags of `sdrmap solve`, shipped to the workers.
@@ -21,10 +21,6 @@ const hdf5 = opengm.Enabled
 
 // statusError is the status of a record whose model failed to read or solve.
 const statusError = "error"
-
-// gapTol is the relative gap within which a record counts as proven optimal
-// (the tolerance of sdrmap.Solve).
-const gapTol = 1e-9
 
 // checkFlags reports a bad solve flag before the batch starts.
 func checkFlags(fl Flags) error {
@@ -56,7 +52,7 @@ func solve(ctx context.Context, it Item, fl Flags) (rec Record, x []int, interru
 	}
 	s.Evidence = in.Evidence
 	res, err := sdrmap.Solve(ctx, in.Model, s)
-	if ctx.Err() != nil && (err != nil || res.Status == solver.Interrupted) {
+	if ctx.Err() != nil && (err != nil || res.Termination == sdrmap.Interrupted) {
 		return rec, nil, true
 	}
 	if err != nil {
@@ -64,17 +60,16 @@ func solve(ctx context.Context, it Item, fl Flags) (rec Record, x []int, interru
 		return rec, nil, false
 	}
 	rec.Status, rec.Solver, rec.TimeS = res.Status.String(), res.Solver, res.Time.Seconds()
-	rec.Energy, rec.Log10 = solvecmd.JSONFloat(res.Energy), solvecmd.JSONFloat(res.Log10)
-	rec.Bound, rec.Gap = solvecmd.JSONFloat(res.Bound), solvecmd.JSONFloat(res.Gap)
+	rec.Termination, rec.Answer = string(res.Termination), string(res.Answer)
+	rec.Energy, rec.Log10 = jsonfloat.Float(res.Energy), jsonfloat.Float(res.Log10)
+	rec.Bound, rec.Gap = jsonfloat.Float(res.Bound), jsonfloat.Float(res.Gap)
 	return rec, res.Assignment, false
 }
 
 // proven reports that a record's assignment is proven optimal.
-func proven(r Record) bool {
-	return r.Error == "" && !math.IsInf(float64(r.Energy), 0) && float64(r.Gap) <= gapTol*(1+math.Abs(float64(r.Energy)))
-}
+func proven(r Record) bool { return r.Answer == string(sdrmap.Optimal) }
 
 // writeMPE writes an assignment in the UAI result format, atomically.
 func writeMPE(path string, x []int) error { return solvecmd.WriteResultFile(path, x) }
 
-func inf(sign int) solvecmd.JSONFloat { return solvecmd.JSONFloat(math.Inf(sign)) }
+func inf(sign int) jsonfloat.Float { return jsonfloat.Float(math.Inf(sign)) }

@@ -31,23 +31,25 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
-	"github.com/sdrmap/sdrmap/internal/solvecmd"
+	"github.com/sdrmap/sdrmap/internal/jsonfloat"
 )
 
 // Record is one line of results.jsonl.
 type Record struct {
-	Input    string             `json:"input"`
-	Evidence string             `json:"evidence,omitempty"`
-	Output   string             `json:"output,omitempty"` // the .MPE file, relative to the output folder
-	Status   string             `json:"status"`           // sdrmap solve's, or "error"
-	Energy   solvecmd.JSONFloat `json:"energy"`
-	Log10    solvecmd.JSONFloat `json:"log10"`
-	Bound    solvecmd.JSONFloat `json:"bound"`
-	Gap      solvecmd.JSONFloat `json:"gap"`
-	TimeS    float64            `json:"time_s"`
-	Solver   string             `json:"solver"`
-	Seed     uint64             `json:"seed"`
-	Error    string             `json:"error,omitempty"`
+	Input       string          `json:"input"`
+	Evidence    string          `json:"evidence,omitempty"`
+	Output      string          `json:"output,omitempty"` // the .MPE file, relative to the output folder
+	Status      string          `json:"status"`           // sdrmap solve's, or "error"
+	Termination string          `json:"termination,omitempty"`
+	Answer      string          `json:"answer,omitempty"`
+	Energy      jsonfloat.Float `json:"energy"`
+	Log10       jsonfloat.Float `json:"log10"`
+	Bound       jsonfloat.Float `json:"bound"`
+	Gap         jsonfloat.Float `json:"gap"`
+	TimeS       float64         `json:"time_s"`
+	Solver      string          `json:"solver"`
+	Seed        uint64          `json:"seed"`
+	Error       string          `json:"error,omitempty"`
 }
 
 // Outcome is what the solving ParDo passes to the writing one.

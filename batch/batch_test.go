@@ -23,8 +23,8 @@ import (
 
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/internal/jsonfloat"
 	"github.com/sdrmap/sdrmap/internal/refdata"
-	"github.com/sdrmap/sdrmap/internal/solvecmd"
 )
 
 // mainEnv makes the test binary run Main on its arguments (for the tests
@@ -107,11 +107,11 @@ func readResults(t *testing.T, out string) map[string]Record {
 }
 
 // num reads a JSON energy: a number or "+Inf", "-Inf".
-func num(v any) solvecmd.JSONFloat {
+func num(v any) jsonfloat.Float {
 	b, _ := json.Marshal(v)
-	var f solvecmd.JSONFloat
+	var f jsonfloat.Float
 	if err := json.Unmarshal(b, &f); err != nil {
-		return solvecmd.JSONFloat(math.NaN())
+		return jsonfloat.Float(math.NaN())
 	}
 	return f
 }
@@ -221,10 +221,10 @@ func TestBatch(t *testing.T) {
 			t.Errorf("%s: sdrmap eval of %s gives %v, the record says %v", it.Input, r.Output, e, r.Energy)
 		}
 		sv := sdrmapCmd(t, append([]string{"solve", "--seed", "7"}, args...)...)
-		if sv["status"] != r.Status || num(sv["energy"]) != r.Energy || num(sv["bound"]) != r.Bound ||
+		if sv["status"] != r.Status || sv["termination"] != r.Termination || sv["answer"] != r.Answer || num(sv["energy"]) != r.Energy || num(sv["bound"]) != r.Bound ||
 			num(sv["gap"]) != r.Gap || sv["solver"] != r.Solver {
-			t.Errorf("%s: sdrmap solve gives %v %v %v %v %v, the record %+v", it.Input,
-				sv["status"], sv["energy"], sv["bound"], sv["gap"], sv["solver"], r)
+			t.Errorf("%s: sdrmap solve gives %v %v %v %v %v %v %v, the record %+v", it.Input,
+				sv["status"], sv["termination"], sv["answer"], sv["energy"], sv["bound"], sv["gap"], sv["solver"], r)
 		}
 	}
 	sum, err = Run(context.Background(), Config{Inputs: []string{in}, Out: out, Flags: fl, Workers: 2})

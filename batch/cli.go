@@ -25,7 +25,8 @@ X.uai* is its evidence) or a manifest (any other file: one "MODEL [EVIDENCE]"
 per line, paths relative to the manifest, '#' comments).
 
 DIR gets results.jsonl (one JSON record per model: input, evidence, output,
-status, energy, log10, bound, gap, time_s, solver, seed, error) and each
+status, termination, answer, energy, log10, bound, gap, time_s, solver, seed,
+error) and each
 assignment as DIR/REL.MPE (REL: the model's path relative to its directory,
 or its base name; X.uai.xz gives X.uai.MPE). A model that fails to read or
 solve gets a record of status "error" with the error, and the batch goes on.

@@ -26,6 +26,10 @@
 // at Tol = 1e-8, a change of 1e-6 saves 4x (see TestWarmStart).
 //
 // Memory is 2 n (k+Guard+2k) floats for Q and A·Q plus the result.
+//
+// Projector is the dense counterpart for SDPAD's projection onto the PSD
+// cone: all eigenvalues of the tridiagonal form, eigenvectors of one sign
+// only, by inverse iteration (a port of LAPACK's dstein; see Project).
 package eigen
 
 import (

@@ -260,3 +260,17 @@ func (p *Pairwise) EdgeEntry(nb Neighbor, a, b int) int {
 	}
 	return b*p.Card[ed.J] + a
 }
+
+// Model returns p as a model over its free variables: one factor per unary
+// table and per edge, and a constant factor.
+func (p *Pairwise) Model() *Model {
+	m := &Model{Card: p.Card}
+	m.Factors = append(m.Factors, Factor{Table: Table{Log: []float64{p.Const}}})
+	for i, u := range p.Unary {
+		m.Factors = append(m.Factors, Factor{Scope: []int{i}, Table: u})
+	}
+	for _, e := range p.Edges {
+		m.Factors = append(m.Factors, Factor{Scope: []int{e.I, e.J}, Table: e.Table})
+	}
+	return m
+}

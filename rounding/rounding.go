@@ -26,7 +26,7 @@ func Fix(marg [][]float64, tmax float64) model.Evidence {
 	var ev model.Evidence
 	bi, ba, bv := -1, -1, 0.0
 	for i, xs := range marg {
-		a := argmax(xs)
+		a := Argmax(xs)
 		if a < 0 {
 			continue
 		}
@@ -42,7 +42,9 @@ func Fix(marg [][]float64, tmax float64) model.Evidence {
 	return ev
 }
 
-func argmax(xs []float64) int {
+// Argmax returns the index of the largest entry of xs (the first of ties),
+// -1 for an empty xs.
+func Argmax(xs []float64) int {
 	best := -1
 	for a, v := range xs {
 		if best < 0 || v > xs[best] {

@@ -2,6 +2,8 @@
 // The solvers themselves live in the subpackages (exact, sdpad, sdpadlr).
 package solver
 
+import "math"
+
 // Status says why a solver stopped and how far its answer can be trusted,
 // in the manner of SCS and OSQP.
 type Status int
@@ -29,3 +31,13 @@ func (s Status) String() string {
 
 // MarshalText encodes the status by its name.
 func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// GapTol is the relative gap energy - bound within which an assignment
+// counts as proven optimal, and a bound above the energy as rounding.
+const GapTol = 1e-9
+
+// Proven reports whether bound proves an assignment of energy e optimal:
+// e finite and e - bound <= GapTol (1 + |e|).
+func Proven(e, bound float64) bool {
+	return !math.IsInf(e, 0) && e-bound <= GapTol*(1+math.Abs(e))
+}

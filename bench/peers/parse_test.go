@@ -124,6 +124,9 @@ func TestParseDSDP(t *testing.T) {
 		// DSDP prints both values in sdrmap's convention already.
 		{"dsdp_pdb1akg.txt", sdpWant{StatusInaccurate, 6.05142506, 6.04844615, 2.27e-04, 7.35e-12, 0, 40, 0, "Indefinite Schur"}},
 		{"dsdp_potts3.txt", sdpWant{StatusInaccurate, -11.3648362, -11.3648461, 4.16e-07, 5.54e-12, 0, 30, 0, "Indefinite Schur"}},
+		// dsdp_potts3.txt with the reason line as readsdpa.c prints it for a
+		// reason it does not name: the table ends there all the same.
+		{"dsdp_finished.txt", sdpWant{StatusInaccurate, -11.3648362, -11.3648461, 4.16e-07, 5.54e-12, 0, 30, 0, "Finished"}},
 		{"dsdp_pinf.txt", sdpWant{StatusFailed, 1e10, -10, 1, 1, 0, 0, 0, "Infeasible Starting Point"}},
 		{"dsdp_dinf.txt", sdpWant{StatusDualInfeasible, -9.99999990e+07, 9.86647964e-01, -1, 1e-12, 0.5, 0, 0, "Primal Unbounded, Dual Infeasible"}},
 	} {

@@ -310,7 +310,9 @@ func parseDSDP(out string) Run {
 		case strings.HasPrefix(t, "Iter ") && strings.Contains(t, "Objective"):
 			table = true
 			continue
-		case strings.HasPrefix(t, "DSDP Converged"), strings.HasPrefix(t, "DSDP Terminated"):
+		case strings.HasPrefix(t, "DSDP Converged"), strings.HasPrefix(t, "DSDP Terminated"), strings.HasPrefix(t, "DSDP Finished"):
+			// readsdpa.c prints "DSDP Finished" for the reasons it does not
+			// name (a numerical error).
 			r.Reason, table = t, false
 			continue
 		case strings.HasPrefix(t, "DSDP Dual Unbounded, Primal Infeasible"):
@@ -322,16 +324,22 @@ func parseDSDP(out string) Run {
 		}
 		if table {
 			// 40    6.06143042e+00    6.04844615e+00   3.1e-04   0.0e+00 ...
+			// The table ends at the first line that is not a row (but for
+			// the rule under the header and blank lines), whatever follows.
 			f := strings.Fields(t)
+			if len(f) == 0 || strings.HasPrefix(t, "---") {
+				continue
+			}
 			if len(f) >= 3 {
 				k, err := strconv.Atoi(f[0])
 				p, ok1 := float(f[1])
 				d, ok2 := float(f[2])
 				if err == nil && ok1 && ok2 {
 					r.Iterations, r.Objective, r.DualObjective = k, p, d
+					continue
 				}
 			}
-			continue
+			table = false
 		}
 		for _, c := range []struct {
 			prefix string

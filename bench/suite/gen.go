@@ -19,8 +19,8 @@ var GenKinds = []string{"orient", "potts", "binary", "matching"}
 const maxGenEntries = 5e8
 
 // GenSpec is a generated instance: a kind of `sdrmap gen` with its
-// parameters. The defaults are those of cmd/sdrmap/gen.go (a test there
-// compares the bytes written by both), which uses Check and Build too.
+// parameters (Flags defines them for bench suites and for `sdrmap gen`,
+// which uses Check and Build too).
 type GenSpec struct {
 	Kind     string
 	Args     []string // the flags as given
@@ -34,31 +34,42 @@ type GenSpec struct {
 	Coupling float64 // potts
 }
 
+// Flags defines the flags of `sdrmap gen g.Kind` (--seed and the kind's
+// parameters, with their defaults and help) on fs, bound to g's fields; the
+// one place of the generators' defaults. It reports false for an unknown
+// kind.
+func (g *GenSpec) Flags(fs *pflag.FlagSet) bool {
+	fs.Uint64Var(&g.Seed, "seed", 1, "seed of the generator (the same seed gives the same file)")
+	switch g.Kind {
+	case "orient":
+		fs.IntVar(&g.Vars, "vars", 1000, "number of variables n")
+		fs.IntVar(&g.Labels, "labels", 16, "number of states m (the group Z_m)")
+		fs.Float64Var(&g.Degree, "degree", 50, "average degree of the random graph")
+		fs.Float64Var(&g.Noise, "noise", 0.1, "probability that an edge's shift is replaced by a random one")
+	case "potts":
+		fs.IntVar(&g.Rows, "rows", 32, "grid rows")
+		fs.IntVar(&g.Cols, "cols", 32, "grid columns")
+		fs.IntVar(&g.Labels, "labels", 8, "states per variable")
+		fs.Float64Var(&g.Coupling, "coupling", 1, "Potts coupling: ln phi of equal neighbouring labels")
+	case "binary":
+		fs.IntVar(&g.Vars, "vars", 100, "number of variables")
+		fs.Float64Var(&g.Degree, "degree", 4, "average degree of the random graph")
+	case "matching":
+		fs.IntVar(&g.Vars, "vars", 20, "number of variables (points to match)")
+		fs.IntVar(&g.Labels, "labels", 20, "states per variable (candidate matches)")
+	default:
+		return false
+	}
+	return true
+}
+
 // ParseGen parses the flags of `sdrmap gen KIND` (without -o and
 // --planted).
 func ParseGen(kind string, args []string) (*GenSpec, error) {
 	g := &GenSpec{Kind: kind, Args: append([]string(nil), args...)}
 	fs := pflag.NewFlagSet(kind, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Uint64Var(&g.Seed, "seed", 1, "")
-	switch kind {
-	case "orient":
-		fs.IntVar(&g.Vars, "vars", 1000, "")
-		fs.IntVar(&g.Labels, "labels", 16, "")
-		fs.Float64Var(&g.Degree, "degree", 50, "")
-		fs.Float64Var(&g.Noise, "noise", 0.1, "")
-	case "potts":
-		fs.IntVar(&g.Rows, "rows", 32, "")
-		fs.IntVar(&g.Cols, "cols", 32, "")
-		fs.IntVar(&g.Labels, "labels", 8, "")
-		fs.Float64Var(&g.Coupling, "coupling", 1, "")
-	case "binary":
-		fs.IntVar(&g.Vars, "vars", 100, "")
-		fs.Float64Var(&g.Degree, "degree", 4, "")
-	case "matching":
-		fs.IntVar(&g.Vars, "vars", 20, "")
-		fs.IntVar(&g.Labels, "labels", 20, "")
-	default:
+	if !g.Flags(fs) {
 		return nil, fmt.Errorf("unknown gen kind %q (kinds: %s)", kind, strings.Join(GenKinds, ", "))
 	}
 	if err := fs.Parse(args); err != nil {

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"strconv"
+
+	"github.com/sdrmap/sdrmap/internal/jsonfloat"
 )
 
 // Record is one JSON line of results.jsonl: one solver on one instance.
@@ -98,40 +98,8 @@ type Machine struct {
 	MemBytes int64  `json:"mem_total_bytes,omitempty"`
 }
 
-// Float is a float64 whose JSON form writes infinities and NaN as strings.
-type Float float64
-
-// MarshalJSON writes finite values as numbers (shortest round-trip form).
-func (f Float) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	switch {
-	case math.IsNaN(v):
-		return []byte(`"NaN"`), nil
-	case math.IsInf(v, 1):
-		return []byte(`"+Inf"`), nil
-	case math.IsInf(v, -1):
-		return []byte(`"-Inf"`), nil
-	}
-	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
-}
-
-// UnmarshalJSON reads a number, "+Inf", "-Inf", "NaN" or null (NaN).
-func (f *Float) UnmarshalJSON(b []byte) error {
-	s := string(b)
-	if s == "null" {
-		*f = Float(math.NaN())
-		return nil
-	}
-	if len(s) >= 2 && s[0] == '"' {
-		s = s[1 : len(s)-1]
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return fmt.Errorf("bad number %s", b)
-	}
-	*f = Float(v)
-	return nil
-}
+// Float is a float64 in sdrmap's JSON encoding (package jsonfloat).
+type Float = jsonfloat.Float
 
 // WriteRecord appends r to w as one JSON line.
 func WriteRecord(w io.Writer, r *Record) error {

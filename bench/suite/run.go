@@ -43,13 +43,13 @@ const (
 // MaxTrace bounds the number of points of an SDR solver's trace.
 const MaxTrace = 200
 
-// IsSDP reports whether the solver solves the relaxation (Table 3).
+// IsSDP reports whether the solver solves the relaxation (Table 3): the
+// external SDP solvers and sdrmap's relaxation methods (Method.Relaxation).
 func IsSDP(solver string) bool {
-	switch solver {
-	case "sdpad", "sdpad-lr", "csdp", "sdpa", "dsdp":
-		return true
+	if m, ok := sdrmap.Lookup(solver); ok {
+		return m.Relaxation()
 	}
-	return false
+	return !IsMAP(solver)
 }
 
 // IsMAP reports whether the solver returns an assignment (Table 1): all but

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/bench/suite"
 )
 
@@ -54,7 +55,7 @@ func benchCmd() *cobra.Command {
   *.png          per instance: sdp_gap_NAME.png (SDP gap against time) and
                  energy_NAME.png (energy against time of the MAP solvers)
 
-Solvers: sdrmap's own (exact, icm, ipm-nc, sdpad, sdpad-lr, trws) run in
+Solvers: sdrmap's own (` + strings.Join(sdrmap.Solvers(), ", ") + `) run in
 process; toulbar2 (with VAC, -A) runs on the UAI file (generated instances are
 written to a temporary file); csdp, sdpa and dsdp run on the SDPA export of the
 relaxation. An external solver that is not installed is skipped (a line on

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/internal/jsonfloat"
 	"github.com/sdrmap/sdrmap/model"
 )
 
@@ -41,7 +42,7 @@ evidence.`,
 			e := m.Energy(x)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), map[string]any{
-					"energy": jsonFloat(e), "log10": jsonFloat(model.Log10(e)), "energy_convention": in.Convention,
+					"energy": jsonfloat.Float(e), "log10": jsonfloat.Float(model.Log10(e)), "energy_convention": in.Convention,
 				})
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "energy  %.9f  (%s)\nlog10   %.9f\n", e, in.Convention, model.Log10(e))

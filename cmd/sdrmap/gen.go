@@ -13,24 +13,36 @@ import (
 	"github.com/sdrmap/sdrmap/gen"
 )
 
-// genOptions are the flags every kind shares.
+// genOptions are the flags every kind shares: -o and the kind's parameters
+// (suite.GenSpec.Flags).
 type genOptions struct {
-	out  string
-	seed uint64
+	out string
+	g   suite.GenSpec
 }
 
-func (o *genOptions) flags(c *cobra.Command) {
+func (o *genOptions) flags(c *cobra.Command, kind string) {
 	f := c.Flags()
 	f.StringVarP(&o.out, "output", "o", "", "write the model to this UAI file ('-': standard output); required")
-	f.Uint64Var(&o.seed, "seed", 1, "seed of the generator (the same seed gives the same file)")
+	o.g.Kind = kind
+	o.g.Flags(f)
 }
 
-// check validates the shared flags.
+// check validates the flags (the parameters by suite.GenSpec.Check, shared
+// with the generator lines of bench suites).
 func (o *genOptions) check() error {
 	if o.out == "" {
 		return usagef("-o FILE is required (the UAI model file to write, or '-' for standard output)")
 	}
+	if err := o.g.Check(); err != nil {
+		return usageError{err}
+	}
 	return nil
+}
+
+// write builds the model and writes it to -o.
+func (o *genOptions) write(cmd *cobra.Command) error {
+	md := o.g.Build()
+	return writeGenerated(cmd, o.out, func(w io.Writer) error { return uai.WriteModel(w, md) })
 }
 
 // genCmd is `sdrmap gen KIND`: one subcommand per instance family.
@@ -92,8 +104,6 @@ Models beyond 5e8 table entries are refused.`,
 func genOrientCmd() *cobra.Command {
 	var (
 		o           genOptions
-		n, m        int
-		degree, pn  float64
 		plantedPath string
 	)
 	c := &cobra.Command{
@@ -112,13 +122,11 @@ assignment g in the UAI result format.`,
 			if err := o.check(); err != nil {
 				return err
 			}
-			if err := checkGen(suite.GenSpec{Kind: "orient", Vars: n, Labels: m, Degree: degree, Noise: pn}); err != nil {
-				return err
-			}
 			if plantedPath != "" && plantedPath == o.out {
 				return usagef("--planted and -o both name %q: give them different files", o.out)
 			}
-			md, planted := gen.Orient(n, m, degree, pn, o.seed)
+			g := o.g
+			md, planted := gen.Orient(g.Vars, g.Labels, g.Degree, g.Noise, g.Seed)
 			if err := writeGenerated(cmd, o.out, func(w io.Writer) error { return uai.WriteModel(w, md) }); err != nil {
 				return err
 			}
@@ -128,22 +136,13 @@ assignment g in the UAI result format.`,
 			return writeGenerated(cmd, plantedPath, func(w io.Writer) error { return uai.WriteResult(w, planted) })
 		},
 	}
-	o.flags(c)
-	f := c.Flags()
-	f.IntVar(&n, "vars", 1000, "number of variables n")
-	f.IntVar(&m, "labels", 16, "number of states m (the group Z_m)")
-	f.Float64Var(&degree, "degree", 50, "average degree of the random graph")
-	f.Float64Var(&pn, "noise", 0.1, "probability that an edge's shift is replaced by a random one")
-	f.StringVar(&plantedPath, "planted", "", "also write the planted assignment to this file (UAI result format; '-': standard output)")
+	o.flags(c, "orient")
+	c.Flags().StringVar(&plantedPath, "planted", "", "also write the planted assignment to this file (UAI result format; '-': standard output)")
 	return c
 }
 
 func genPottsCmd() *cobra.Command {
-	var (
-		o                  genOptions
-		rows, cols, labels int
-		coupling           float64
-	)
+	var o genOptions
 	c := &cobra.Command{
 		Use:   "potts -o FILE.uai",
 		Short: "Potts model on a 4-connected grid",
@@ -158,29 +157,15 @@ vertical ones.`,
 			if err := o.check(); err != nil {
 				return err
 			}
-			g := suite.GenSpec{Kind: "potts", Rows: rows, Cols: cols, Labels: labels, Coupling: coupling, Seed: o.seed}
-			if err := checkGen(g); err != nil {
-				return err
-			}
-			md := g.Build()
-			return writeGenerated(cmd, o.out, func(w io.Writer) error { return uai.WriteModel(w, md) })
+			return o.write(cmd)
 		},
 	}
-	o.flags(c)
-	f := c.Flags()
-	f.IntVar(&rows, "rows", 32, "grid rows")
-	f.IntVar(&cols, "cols", 32, "grid columns")
-	f.IntVar(&labels, "labels", 8, "states per variable")
-	f.Float64Var(&coupling, "coupling", 1, "Potts coupling: ln phi of equal neighbouring labels")
+	o.flags(c, "potts")
 	return c
 }
 
 func genBinaryCmd() *cobra.Command {
-	var (
-		o      genOptions
-		n      int
-		degree float64
-	)
+	var o genOptions
 	c := &cobra.Command{
 		Use:   "binary -o FILE.uai",
 		Short: "Frustrated binary model on a random graph (GM-Char-like)",
@@ -194,26 +179,15 @@ the interactions are generically non-submodular (frustrated).`,
 			if err := o.check(); err != nil {
 				return err
 			}
-			g := suite.GenSpec{Kind: "binary", Vars: n, Degree: degree, Seed: o.seed}
-			if err := checkGen(g); err != nil {
-				return err
-			}
-			md := g.Build()
-			return writeGenerated(cmd, o.out, func(w io.Writer) error { return uai.WriteModel(w, md) })
+			return o.write(cmd)
 		},
 	}
-	o.flags(c)
-	f := c.Flags()
-	f.IntVar(&n, "vars", 100, "number of variables")
-	f.Float64Var(&degree, "degree", 4, "average degree of the random graph")
+	o.flags(c, "binary")
 	return c
 }
 
 func genMatchingCmd() *cobra.Command {
-	var (
-		o         genOptions
-		n, labels int
-	)
+	var o genOptions
 	c := &cobra.Command{
 		Use:   "matching -o FILE.uai",
 		Short: "Dense matching model with forbidden equal labels (GM-Matching-like)",
@@ -228,31 +202,14 @@ energy (gen says so on stderr but writes it).`,
 			if err := o.check(); err != nil {
 				return err
 			}
-			g := suite.GenSpec{Kind: "matching", Vars: n, Labels: labels, Seed: o.seed}
-			if err := checkGen(g); err != nil {
-				return err
+			if g := o.g; g.Labels < g.Vars {
+				fmt.Fprintf(cmd.ErrOrStderr(), "sdrmap: note: --labels %d < --vars %d: the model is infeasible (every assignment repeats a label)\n", g.Labels, g.Vars)
 			}
-			if labels < n {
-				fmt.Fprintf(cmd.ErrOrStderr(), "sdrmap: note: --labels %d < --vars %d: the model is infeasible (every assignment repeats a label)\n", labels, n)
-			}
-			md := g.Build()
-			return writeGenerated(cmd, o.out, func(w io.Writer) error { return uai.WriteModel(w, md) })
+			return o.write(cmd)
 		},
 	}
-	o.flags(c)
-	f := c.Flags()
-	f.IntVar(&n, "vars", 20, "number of variables (points to match)")
-	f.IntVar(&labels, "labels", 20, "states per variable (candidate matches)")
+	o.flags(c, "matching")
 	return c
-}
-
-// checkGen validates a kind's parameters (suite.GenSpec.Check, shared with
-// the generator lines of bench suites) as a command-line error.
-func checkGen(g suite.GenSpec) error {
-	if err := g.Check(); err != nil {
-		return usageError{err}
-	}
-	return nil
 }
 
 // writeGenerated writes through write to path, or to standard output for

@@ -14,9 +14,6 @@ type input = solvecmd.Input
 // load reads a model and its evidence as solve does (solvecmd.Load).
 var load = solvecmd.Load
 
-// jsonFloat encodes infinities as strings ("+Inf").
-type jsonFloat = solvecmd.JSONFloat
-
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -25,7 +25,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // success, 1 on an error, 2 on a bad command line.
 func run(args []string, stdout, stderr io.Writer) int {
 	root := &cobra.Command{
-		Use:   "github.com/sdrmap/sdrmap",
+		Use:   "sdrmap",
 		Short: "MAP inference in discrete Markov random fields by semidefinite relaxation",
 		Long: `sdrmap finds the most probable assignment (MAP/MPE) of a discrete Markov random
 field given in the UAI format (plain, .gz, .xz or single-file .zip) or, in a

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sdrmap/sdrmap"
+	"github.com/sdrmap/sdrmap/internal/jsonfloat"
 	"github.com/sdrmap/sdrmap/internal/solvecmd"
 	"github.com/sdrmap/sdrmap/solver"
 )
@@ -18,18 +20,34 @@ import (
 // solveOutput is what solve prints: as text (fixed layout, one "key value"
 // line each) or as JSON, where the SDR figures are flattened in.
 type solveOutput struct {
-	Status     solver.Status `json:"status"`
-	Energy     jsonFloat     `json:"energy"`
-	Log10      jsonFloat     `json:"log10"`
-	Bound      jsonFloat     `json:"bound"`
-	Gap        jsonFloat     `json:"gap"`
-	TimeS      float64       `json:"time_s"`
-	Solver     string        `json:"solver"`
-	Iterations int           `json:"iterations"`
-	Rounds     int           `json:"rounds"`
-	Convention string        `json:"energy_convention"`
-	Assignment []int         `json:"assignment"`
-	*sdrmap.SDRInfo
+	Status      solver.Status      `json:"status"`
+	Termination sdrmap.Termination `json:"termination"`
+	Answer      sdrmap.Answer      `json:"answer"`
+	Energy      jsonfloat.Float    `json:"energy"`
+	Log10       jsonfloat.Float    `json:"log10"`
+	Bound       jsonfloat.Float    `json:"bound"`
+	Gap         jsonfloat.Float    `json:"gap"`
+	TimeS       float64            `json:"time_s"`
+	Solver      string             `json:"solver"`
+	Iterations  int                `json:"iterations"`
+	Rounds      int                `json:"rounds"`
+	Convention  string             `json:"energy_convention"`
+	Assignment  []int              `json:"assignment"`
+	SDR         *sdrmap.SDRInfo    `json:"-"`
+}
+
+// MarshalJSON encodes o with the fields of o.SDR appended.
+func (o solveOutput) MarshalJSON() ([]byte, error) {
+	type plain solveOutput
+	b, err := json.Marshal(plain(o))
+	if err != nil || o.SDR == nil {
+		return b, err
+	}
+	sdr, err := json.Marshal(o.SDR)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(b[:len(b)-1], ','), sdr[1:]...), nil
 }
 
 func solveCmd() *cobra.Command {
@@ -44,7 +62,13 @@ func solveCmd() *cobra.Command {
 		Long: `solve finds a MAP assignment of FILE and prints a summary on stdout, one
 "key value" line each, in this order:
 
-  status      solved | solved-inaccurate | max-iterations | time-limit |
+  answer      what the assignment is: optimal (the bound proves it, whatever
+              stopped the run) | feasible (finite energy; gap as reported) |
+              none (no assignment of finite energy found) | infeasible (none
+              exists)
+  stopped     why the run stopped: converged (the solver's own stopping rule:
+              search complete, LP or relaxation converged, local optimum,
+              KKT point) | converged-loosely | iteration-limit | time-limit |
               interrupted | infeasible | failed
   energy      energy of the assignment found (-sum ln phi; lower is better)
   log10       its UAI score, -energy / ln 10
@@ -56,40 +80,15 @@ func solveCmd() *cobra.Command {
   time        wall time in seconds
   solver      the solver used
 
-Solvers: ` + strings.Join(sdrmap.Solvers(), ", ") + `
-  exact     depth-first branch and bound; proves optimality, for small models
-            (refuses more than --max-states joint states)
-  auto      trws, then sdpad-lr with the time left unless the LP bound already
-            proves the trws assignment optimal or the model was converted
-            from higher order (below); the better assignment and the larger
-            bound are kept
-  sdpad     the semidefinite relaxation solved by the paper's SDPAD (dense
-            eigendecompositions: N up to ~2000), rounded by argmax and
-            randomized rounding, polished by ICM and tree-block moves (exact
-            minimization over induced trees given the rest), then improved by
-            an iterated local search (random blocks reassigned, tree-block
-            moves) until it stalls; under --time-limit the search may run until
-            the limit; bound certified (spec §9): the best of the dual
-            iterates' bounds (after sdpad-lr, the best iterate's again with
-            a tight eigensolve) and of the dual point complementary to the best
-            assignment, which proves it optimal when the relaxation is tight
-            there (JSON "complement": true when that one is the larger).
-            Every 20 iterations (gap and pinf below 0.1) a probe rounds
-            the iterate and certifies the result so; when that proves it
-            optimal the relaxation stops there (--no-probe: never)
-  sdpad-lr  the same relaxation solved by SDPAD-LR (the paper's Algorithm 2:
-            Xbar = Y Y^T of rank --rank doubling up to --max-rank, top
-            eigenpairs by LOBPCG with warm starts; memory O(N r + pattern))
-            Both SDR solvers restart every 100 iterations from the average of
-            their iterates when it is closer to optimal (--no-restart: never)
-  icm       iterated conditional modes from the best unary states (no bound)
-  trws      sequential tree-reweighted message passing (Kolmogorov 2006); its
-            bound is the LP relaxation's; assignment polished by tree-block
-            moves
-  ipm-nc    the paper's IPM-NC baseline: a KKT point of the nonconvex rank-1
-            relaxation from the uniform point (projected gradient), argmax
-            rounding polished by ICM (no bound)
+--json prints the same as one JSON object, with the assignment, the SDR
+figures of the SDR solvers, "answer" and "termination" (the "stopped"
+line), and "status", the solver's own status as before: solved |
+solved-inaccurate | max-iterations | time-limit | interrupted | infeasible
+| failed, where solved means converged by the solver's rule (not proven
+optimal). Infinities and NaN are the strings "+Inf", "-Inf", "NaN".
 
+Solvers:
+` + solverHelp() + `
 Factors of arity > 2 are converted exactly to pairwise ones first (auxiliary
 variables over their allowed joint configurations; see sdrmap info); the
 energy reported is always that of the original model. When a solver ends
@@ -145,10 +144,11 @@ which is still printed and written to -o.`,
 			} else if out != "" {
 				fmt.Fprintf(cmd.ErrOrStderr(), "sdrmap: no feasible assignment found; %s not written\n", out)
 			}
-			o := solveOutput{Status: res.Status, Energy: jsonFloat(res.Energy), Log10: jsonFloat(res.Log10),
-				Bound: jsonFloat(res.Bound), Gap: jsonFloat(res.Gap), TimeS: res.Time.Seconds(), Solver: res.Solver,
+			o := solveOutput{Status: res.Status, Termination: res.Termination, Answer: res.Answer,
+				Energy: jsonfloat.Float(res.Energy), Log10: jsonfloat.Float(res.Log10),
+				Bound: jsonfloat.Float(res.Bound), Gap: jsonfloat.Float(res.Gap), TimeS: res.Time.Seconds(), Solver: res.Solver,
 				Iterations: res.Iterations, Rounds: res.Rounds, Convention: in.Convention,
-				Assignment: res.Assignment, SDRInfo: res.SDR}
+				Assignment: res.Assignment, SDR: res.SDR}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), o)
 			}
@@ -165,8 +165,24 @@ which is still printed and written to -o.`,
 	return c
 }
 
+// solverHelp lists the registered methods with their descriptions.
+func solverHelp() string {
+	var b strings.Builder
+	for _, m := range sdrmap.Methods() {
+		for k, line := range strings.Split(m.Description(), "\n") {
+			name := ""
+			if k == 0 {
+				name = m.Name()
+			}
+			fmt.Fprintf(&b, "  %-9s %s\n", name, line)
+		}
+	}
+	return b.String()
+}
+
 func printSummary(w io.Writer, o *solveOutput) {
-	fmt.Fprintf(w, "status    %s\n", o.Status)
+	fmt.Fprintf(w, "answer    %s\n", o.Answer)
+	fmt.Fprintf(w, "stopped   %s\n", o.Termination)
 	fmt.Fprintf(w, "energy    %.9f  (%s)\n", float64(o.Energy), o.Convention)
 	fmt.Fprintf(w, "log10     %.9f\n", float64(o.Log10))
 	fmt.Fprintf(w, "bound     %.9f\n", float64(o.Bound))

@@ -121,3 +121,29 @@ func BruteForce(m *model.Model, clamp []int) (float64, []int) {
 	}
 	return best, arg
 }
+
+// Frustrated returns a complete graph of variables with 2 or 3 states,
+// repulsive Potts couplings (equal states cost) and weak random unaries:
+// its relaxation is far from tight, so rounding leaves variables free.
+func Frustrated(r *rand.Rand, n int) *model.Model {
+	m := &model.Model{Card: make([]int, n)}
+	for i := range n {
+		m.Card[i] = 2 + r.IntN(2)
+		u := make([]float64, m.Card[i])
+		for a := range u {
+			u[a] = 0.1 * r.Float64()
+		}
+		m.Factors = append(m.Factors, model.Factor{Scope: []int{i}, Table: model.Table{Log: u}})
+	}
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			w := 1 + r.Float64()
+			t := make([]float64, m.Card[i]*m.Card[j])
+			for a := range min(m.Card[i], m.Card[j]) {
+				t[a*m.Card[j]+a] = -w
+			}
+			m.Factors = append(m.Factors, model.Factor{Scope: []int{i, j}, Table: model.Table{Log: t}})
+		}
+	}
+	return m
+}

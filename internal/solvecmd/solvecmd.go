@@ -5,12 +5,10 @@
 package solvecmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -143,26 +141,4 @@ func WriteResultFile(path string, x []int) error {
 		return err
 	}
 	return os.Rename(tmp, path)
-}
-
-// JSONFloat encodes infinities as strings ("+Inf"), which JSON cannot hold
-// as numbers, and decodes them back.
-type JSONFloat float64
-
-func (f JSONFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		return json.Marshal(fmt.Sprint(v))
-	}
-	return json.Marshal(v)
-}
-
-func (f *JSONFloat) UnmarshalJSON(b []byte) error {
-	var s string
-	if json.Unmarshal(b, &s) == nil {
-		v, err := strconv.ParseFloat(s, 64)
-		*f = JSONFloat(v)
-		return err
-	}
-	return json.Unmarshal(b, (*float64)(f))
 }

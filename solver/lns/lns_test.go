@@ -14,6 +14,7 @@ import (
 
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/internal/refdata"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/solver/feasible"
 	"github.com/sdrmap/sdrmap/solver/icm"
@@ -336,7 +337,7 @@ func TestMeasure(t *testing.T) {
 	if os.Getenv("LNS_MEASURE") != "1" {
 		t.Skip("set LNS_MEASURE=1")
 	}
-	const path = "/work/shared/data/uai/higher_order/tb2_pedigree9.uai.xz"
+	path := refdata.Path(refdata.Require(t), refdata.Instance{File: "higher_order/tb2_pedigree9.uai.xz"})
 	m, err := uai.ReadModelFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sdrmap/sdrmap/eigen"
 	"github.com/sdrmap/sdrmap/sdr"
 )
 
@@ -16,14 +17,14 @@ type dense struct {
 	onFace bool      // project onto the face (else onto the PSD cone)
 	n      int
 
-	x, v   *mat.SymDense // Xbar_{k-1}, then scratch for V and Xbar_k
-	sd     *mat.SymDense // dense dual slack for certificates
-	vc, sf *mat.SymDense // compressed V (face mode) and compressed slack, order N - n
-	eig    *denseEig     // order N
-	eigF   *denseEig     // order N - n
-	pos    int           // positive eigenvalues in the last projection
-	sum    *mat.SymDense // sum of the iterates since the last restart
-	cnt    int           // their number
+	x, v   *mat.SymDense    // Xbar_{k-1}, then scratch for V and Xbar_k
+	sd     *mat.SymDense    // dense dual slack for certificates
+	vc, sf *mat.SymDense    // compressed V (face mode) and compressed slack, order N - n
+	eig    *eigen.Projector // order N
+	eigF   *eigen.Projector // order N - n
+	pos    int              // positive eigenvalues in the last projection
+	sum    *mat.SymDense    // sum of the iterates since the last restart
+	cnt    int              // their number
 }
 
 func newDense(prob *sdr.Problem, face bool) *dense {
@@ -32,7 +33,7 @@ func newDense(prob *sdr.Problem, face bool) *dense {
 		prob: prob, n: n,
 		x: mat.NewSymDense(n, nil), v: mat.NewSymDense(n, nil), sd: mat.NewSymDense(n, nil),
 		face: prob.Face(), onFace: face, vc: mat.NewSymDense(d, nil), sf: mat.NewSymDense(d, nil),
-		eig: newDenseEig(n), eigF: newDenseEig(d),
+		eig: eigen.NewProjector(n), eigF: eigen.NewProjector(d),
 	}
 	return dn
 }
@@ -43,11 +44,11 @@ func (dn *dense) project(slack *sdr.Sym, mu, _ float64, x *sdr.Sym) (float64, bo
 	var ok bool
 	if dn.onFace {
 		dn.face.Compress(dn.vc, dn.v)
-		if dn.pos, ok = dn.eigF.project(dn.vc, dn.vc); !ok {
+		if dn.pos, ok = dn.eigF.Project(dn.vc, dn.vc); !ok {
 			return 0, false
 		}
 		dn.face.Expand(dn.v, dn.vc)
-	} else if dn.pos, ok = dn.eig.project(dn.v, dn.v); !ok {
+	} else if dn.pos, ok = dn.eig.Project(dn.v, dn.v); !ok {
 		return 0, false
 	}
 	dx := diffNorm(dn.v, dn.x)
@@ -75,13 +76,13 @@ func (dn *dense) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.Cer
 	}
 	slack.AddTo(dn.sd, 1)
 	dn.face.Compress(dn.sf, dn.sd)
-	comp, ok := dn.eigF.values(dn.sf)
+	comp, ok := dn.eigF.Values(dn.sf)
 	if !ok {
 		return sdr.Certificate{}, false, false
 	}
 	var full []float64
 	if !dn.onFace || mode != certRun {
-		if full, ok = dn.eig.values(dn.sd); !ok {
+		if full, ok = dn.eig.Values(dn.sd); !ok {
 			return sdr.Certificate{}, false, false
 		}
 	}

@@ -113,25 +113,25 @@
 // certified bound of §9 is computed from the eigenvalues of the compressed
 // dual slack (sdr.Certificate); Result keeps the best one, which never
 // exceeds the SDR optimum nor, hence, the minimum energy, and the dual
-// iterate that gave it (BestY, BestZ). CertifyFace certifies any dual
+// iterate that gave it (BestY, BestZ). certify.Face certifies any dual
 // point without an N x N matrix, such as the one complementary to a
 // rounded assignment (sdr.Problem.Complement). Settings.Probe lets the
 // caller stop the run early: sdrmap rounds the iterate every ProbeEvery
 // iterations and stops when that certificate proves the assignment
 // optimal, since a tight relaxation needs no more accuracy than that.
-// CertifyFace screens such a point with a loose eigensolve first, so that
+// certify.Face screens such a point with a loose eigensolve first, so that
 // a probe that cannot prove costs about one iteration.
 //
 // # Projection
 //
-// gonum v0.17 has no dsyevr. project reduces the matrix to tridiagonal form
+// gonum v0.17 has no dsyevr. The projection (eigen.Projector) reduces the matrix to tridiagonal form
 // (Dsytrd), finds all eigenvalues (Dsterf), and computes eigenvectors only
 // for the sign with fewer eigenvalues, by inverse iteration (a port of
 // LAPACK's dstein) and the stored reflectors: Proj(V) = B B^T from the
 // positive side or V + B B^T from the negative side. Near convergence Xbar
 // has low rank, so this is the common case; above 0.3 N vectors it finishes
 // the full decomposition (Dorgtr, Dsteqr). For N = 401 with 5 positive
-// eigenvalues (BenchmarkProject401): 26.9 ms against 111 ms for the full
+// eigenvalues (eigen BenchmarkProject401): 26.9 ms against 111 ms for the full
 // decomposition, and 25.7 ms for the eigenvalues alone; the tridiagonal
 // reduction dominates. For the comparison with CSDP, SDPA and DSDP on the
 // same problems see bench/sdp_test.go and BENCHMARKS.md.

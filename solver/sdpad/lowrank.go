@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sdrmap/sdrmap/certify"
 	"github.com/sdrmap/sdrmap/eigen"
 	"github.com/sdrmap/sdrmap/sdr"
 )
@@ -269,13 +270,11 @@ func (lr *lowRank) partial(y, z []float64, onFace bool, tol float64, iters int) 
 		n, warm = lr.d, &lr.warmC
 	}
 	op := eigen.Func{N: n, F: func(dst, x *mat.Dense) { lr.applySlack(dst, x, onFace) }}
-	res, err := eigen.Smallest(op, min(lr.s.CertifyRank, n), *warm, eigen.Settings{Tol: tol, MaxIter: iters, Seed: uint64(lr.k)})
-	if err != nil && !errors.Is(err, eigen.ErrNotConverged) {
-		return sdr.Certificate{}, false, false
+	c, vecs, exact, err := certify.Partial(lr.prob, op, y, z, onFace, lr.s.CertifyRank, *warm, eigen.Settings{Tol: tol, MaxIter: iters, Seed: uint64(lr.k)})
+	if vecs != nil {
+		*warm = vecs
 	}
-	*warm = res.Vectors
-	c, err = lr.prob.CertifyPartial(y, z, res.Values, eigen.LowerBound(res), onFace)
-	return c, res.Converged == len(res.Values), err == nil
+	return c, exact, err == nil
 }
 
 func (lr *lowRank) attach(r *Result) { r.Factor = lr.y }

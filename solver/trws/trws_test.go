@@ -83,10 +83,13 @@ func TestAgainstExact(t *testing.T) {
 
 // TestDense checks the bound and the energy on dense frustrated models, where
 // the LP relaxation is often not tight: complete binary graphs, random dense
-// multi-label models with forbidden entries, and small matchings.
+// multi-label models with forbidden entries, and small matchings. Besides
+// check, the bound of a feasible model is at least the trivial one (every
+// unary and edge table minimized on its own, which the tree bound dominates
+// and TRW-S never lowers), and the set holds both loose and tight bounds.
 func TestDense(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 1))
-	loose := 0
+	loose, feasible := 0, 0
 	for trial := 0; trial < 150; trial++ {
 		var m *model.Model
 		switch trial % 3 {
@@ -110,11 +113,43 @@ func TestDense(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(t, trial, p, res, ex.Energy)
-		if !math.IsInf(ex.Energy, 1) && res.Bound < ex.Energy-1e-6 {
+		if math.IsInf(ex.Energy, 1) {
+			continue
+		}
+		feasible++
+		if triv := trivialBound(p); !(res.Bound >= triv-tol(triv)) {
+			t.Fatalf("trial %d: bound %v below the trivial bound %v", trial, res.Bound, triv)
+		}
+		if res.Bound < ex.Energy-1e-6 {
 			loose++
 		}
 	}
-	t.Logf("bound below the optimum in %d of 150 dense models", loose)
+	t.Logf("bound below the optimum in %d of %d feasible dense models", loose, feasible)
+	if loose == 0 || loose == feasible {
+		t.Fatalf("bound below the optimum in %d of %d feasible models: want some loose and some tight", loose, feasible)
+	}
+}
+
+// trivialBound is -Const plus the minimal energy of every unary and edge
+// table on its own (allowed entries only).
+func trivialBound(p *model.Pairwise) float64 {
+	low := func(t *model.Table) float64 {
+		m := math.Inf(1)
+		for k, v := range t.Log {
+			if !t.IsForbidden(k) {
+				m = min(m, -v)
+			}
+		}
+		return m
+	}
+	b := -p.Const
+	for i := range p.Unary {
+		b += low(&p.Unary[i])
+	}
+	for e := range p.Edges {
+		b += low(&p.Edges[e].Table)
+	}
+	return b
 }
 
 // permute relabels the variables of m by perm (variable v becomes perm[v]).

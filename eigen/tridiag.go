@@ -1,4 +1,4 @@
-package sdpad
+package eigen
 
 import "math"
 
@@ -166,7 +166,7 @@ func (r *rng) uniform() float64 { // in (-1, 1)
 // modified Gram-Schmidt against the previous vectors of a cluster (gap <=
 // 1e-3 ||T||). It returns false when some vector did not converge in
 // steinMaxIts iterations.
-func (e *denseEig) steinBlock(diag, off, w []float64, z []float64, ldz, row0, col0 int) bool {
+func (e *Projector) steinBlock(diag, off, w []float64, z []float64, ldz, row0, col0 int) bool {
 	n := len(diag)
 	if n == 1 {
 		z[row0*ldz+col0] = 1

@@ -1,4 +1,4 @@
-package sdpad
+package eigen
 
 import (
 	"math/rand/v2"
@@ -17,10 +17,10 @@ func BenchmarkProject401(b *testing.B) {
 			vals[j] = 1 + r.Float64()
 		}
 	}
-	v := spectrumMatrix(r, vals)
+	v := withSpectrum(vals, r)
 	dst := mat.NewSymDense(n, nil)
 	for _, full := range []bool{false, true} {
-		e := newDenseEig(n)
+		e := NewProjector(n)
 		e.full = full
 		name := "selective"
 		if full {
@@ -28,14 +28,14 @@ func BenchmarkProject401(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				e.project(dst, v)
+				e.Project(dst, v)
 			}
 		})
 	}
 	b.Run("values", func(b *testing.B) {
-		e := newDenseEig(n)
+		e := NewProjector(n)
 		for b.Loop() {
-			e.values(v)
+			e.Values(v)
 		}
 	})
 }

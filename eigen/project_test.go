@@ -1,4 +1,4 @@
-package sdpad
+package eigen
 
 import (
 	"math"
@@ -28,21 +28,6 @@ func projRef(v *mat.SymDense) *mat.SymDense {
 	return out
 }
 
-// spectrumMatrix returns Q diag(vals) Q^T for a random orthogonal Q.
-func spectrumMatrix(r *rand.Rand, vals []float64) *mat.SymDense {
-	n := len(vals)
-	g := randDense(r, n, n)
-	var qr mat.QR
-	qr.Factorize(g)
-	var q mat.Dense
-	qr.QTo(&q)
-	out := mat.NewSymDense(n, nil)
-	for j, l := range vals {
-		out.SymRankOne(out, l, q.ColView(j))
-	}
-	return out
-}
-
 func testMatrices(r *rand.Rand) []*mat.SymDense {
 	var ms []*mat.SymDense
 	for _, n := range []int{1, 2, 3, 5, 8, 13, 30, 61} {
@@ -61,12 +46,12 @@ func testMatrices(r *rand.Rand) []*mat.SymDense {
 				vals[j] = 1 + r.Float64()
 			}
 		}
-		ms = append(ms, spectrumMatrix(r, vals))
+		ms = append(ms, withSpectrum(vals, r))
 		// Clusters: repeated positive and negative eigenvalues, exact zeros.
 		for j := range vals {
 			vals[j] = []float64{2, 2, 2, -1, -1, 0, 3, -1}[j%8]
 		}
-		ms = append(ms, spectrumMatrix(r, vals))
+		ms = append(ms, withSpectrum(vals, r))
 		// Nearly all negative, one tight positive cluster.
 		for j := range vals {
 			vals[j] = -float64(j + 1)
@@ -74,7 +59,7 @@ func testMatrices(r *rand.Rand) []*mat.SymDense {
 				vals[j] = 1 + 1e-13*float64(j)
 			}
 		}
-		ms = append(ms, spectrumMatrix(r, vals))
+		ms = append(ms, withSpectrum(vals, r))
 		// Block diagonal: the tridiagonal form splits.
 		b := mat.NewSymDense(n, nil)
 		for i := range n {
@@ -95,10 +80,10 @@ func TestProjectAgainstEigenSym(t *testing.T) {
 		n := v.SymmetricDim()
 		want := projRef(v)
 		for _, full := range []bool{false, true} {
-			e := newDenseEig(n)
+			e := NewProjector(n)
 			e.full = full
 			got := mat.NewSymDense(n, nil)
-			if _, ok := e.project(got, v); !ok {
+			if _, ok := e.Project(got, v); !ok {
 				t.Fatalf("matrix %d (n = %d): no convergence", mi, n)
 			}
 			paths[e.lastPath]++
@@ -110,7 +95,7 @@ func TestProjectAgainstEigenSym(t *testing.T) {
 			// In place.
 			in := mat.NewSymDense(n, nil)
 			in.CopySym(v)
-			e.project(in, in)
+			e.Project(in, in)
 			d.Sub(in, want)
 			if nd := mat.Norm(&d, 2); nd > 1e-11*(1+mat.Norm(v, 2)) {
 				t.Fatalf("matrix %d (n = %d): in-place projection off by %v", mi, n, nd)
@@ -132,7 +117,7 @@ func TestBackTransform(t *testing.T) {
 				v.SetSym(i, j, r.NormFloat64())
 			}
 		}
-		e := newDenseEig(n)
+		e := NewProjector(n)
 		e.load(v)
 		impl.Dsytrd(blas.Upper, n, e.a, n, e.d, e.e, e.tau, e.work, len(e.work))
 		clear(e.z)

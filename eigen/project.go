@@ -1,4 +1,4 @@
-package sdpad
+package eigen
 
 import (
 	"math"
@@ -12,14 +12,15 @@ import (
 
 var impl gonum.Implementation
 
-// selectiveMax is the largest fraction of the order for which project
+// selectiveMax is the largest fraction of the order for which Project
 // computes the eigenvectors of one sign by inverse iteration; above it (or
 // if inverse iteration fails) it takes the full decomposition.
 const selectiveMax = 0.3
 
-// denseEig holds the work space of the dense symmetric eigensolvers for one
-// order n, so that the iteration does not allocate.
-type denseEig struct {
+// Projector computes dense eigenvalues and the projection onto the PSD cone
+// of symmetric matrices of one order n; it holds the work space, so that
+// repeated calls do not allocate. Not safe for concurrent use.
+type Projector struct {
 	n         int
 	a         []float64 // n x n row-major: the matrix, then reflectors or eigenvectors
 	d, e, tau []float64 // tridiagonal form and reflector scalars (Dsytrd, upper)
@@ -36,8 +37,9 @@ type denseEig struct {
 	lastPath  int  // test only: 1 selective, 2 full
 }
 
-func newDenseEig(n int) *denseEig {
-	e := &denseEig{
+// NewProjector returns a Projector for matrices of order n.
+func NewProjector(n int) *Projector {
+	e := &Projector{
 		n: n, a: make([]float64, n*n), d: make([]float64, n), e: make([]float64, max(n-1, 0)), tau: make([]float64, max(n-1, 0)),
 		wd: make([]float64, n), we: make([]float64, max(n-1, 0)), split: make([]int, 0, n+1),
 		w: make([]float64, n), z: make([]float64, n*n), x: make([]float64, n), h: make([]float64, n), b: make([]float64, n*n),
@@ -59,21 +61,21 @@ func newDenseEig(n int) *denseEig {
 }
 
 // load copies the upper triangle of v into a.
-func (e *denseEig) load(v *mat.SymDense) {
+func (e *Projector) load(v *mat.SymDense) {
 	raw := v.RawSymmetric()
 	for i := range e.n {
 		copy(e.a[i*e.n+i:(i+1)*e.n], raw.Data[i*raw.Stride+i:i*raw.Stride+e.n])
 	}
 }
 
-// values returns the eigenvalues of v, ascending (a view of e's storage).
-func (e *denseEig) values(v *mat.SymDense) ([]float64, bool) {
+// Values returns the eigenvalues of v, ascending (a view of e's storage).
+func (e *Projector) Values(v *mat.SymDense) ([]float64, bool) {
 	e.load(v)
 	ok := impl.Dsyev(lapack.EVNone, blas.Upper, e.n, e.a, max(1, e.n), e.w, e.work, len(e.work))
 	return e.w, ok
 }
 
-// project sets dst = Proj_PSD(v) = sum over positive eigenvalues of lambda
+// Project sets dst = Proj_PSD(v) = sum over positive eigenvalues of lambda
 // u u^T (the step of Algorithm 1, §5) and returns the number of positive
 // eigenvalues. dst may be v. It reduces v to tridiagonal form, finds all
 // eigenvalues (Dsterf), and computes eigenvectors for the sign with fewer
@@ -81,7 +83,7 @@ func (e *denseEig) values(v *mat.SymDense) ([]float64, bool) {
 // selectiveMax n; else it completes the full decomposition (as Dsyev). The
 // result is Proj(v) = B B^T from the positive side, or v + B B^T from the
 // negative side, B = eigenvectors scaled by sqrt|lambda|.
-func (e *denseEig) project(dst, v *mat.SymDense) (int, bool) {
+func (e *Projector) Project(dst, v *mat.SymDense) (int, bool) {
 	n := e.n
 	if n == 0 {
 		return 0, true
@@ -127,7 +129,7 @@ func (e *denseEig) project(dst, v *mat.SymDense) (int, bool) {
 // (off-diagonal entries below eps (|d_j| + |d_j+1|) are dropped) and sorts
 // the eigenvalues of each block into wd with Dsterf. It returns the numbers
 // of positive and negative eigenvalues.
-func (e *denseEig) tridiagValues() (pos, neg int, ok bool) {
+func (e *Projector) tridiagValues() (pos, neg int, ok bool) {
 	n := e.n
 	copy(e.wd, e.d)
 	copy(e.we, e.e)
@@ -157,7 +159,7 @@ func (e *denseEig) tridiagValues() (pos, neg int, ok bool) {
 // selectVectors computes the k eigenvectors of the tridiagonal form for the
 // positive (or negative) eigenvalues into z (n x k) and their eigenvalues
 // into w, block by block. It reports false if inverse iteration failed.
-func (e *denseEig) selectVectors(positive bool, k int) bool {
+func (e *Projector) selectVectors(positive bool, k int) bool {
 	n := e.n
 	z := e.z[:n*k]
 	clear(z)
@@ -191,7 +193,7 @@ func (e *denseEig) selectVectors(positive bool, k int) bool {
 // backTransform replaces the tridiagonal eigenvectors z (n x k) by those of
 // the original matrix, z <- Q z with Q = H_{n-2} ... H_0 from Dsytrd (upper):
 // H_i = I - tau_i v v^T, v[i] = 1, v[0:i] stored in column i+1 of a.
-func (e *denseEig) backTransform(k int) {
+func (e *Projector) backTransform(k int) {
 	n := e.n
 	z, h := e.z[:n*k], e.h[:k]
 	for i := 0; i < n-1; i++ {
@@ -216,7 +218,7 @@ func (e *denseEig) backTransform(k int) {
 
 // update sets dst = B B^T (positive side) or dst = v + B B^T (negative
 // side), B[:,c] = q[:, lo+c] sqrt|w[c]| for q of row stride ldq.
-func (e *denseEig) update(dst, v *mat.SymDense, q []float64, ldq, lo int, w []float64, positive bool) {
+func (e *Projector) update(dst, v *mat.SymDense, q []float64, ldq, lo int, w []float64, positive bool) {
 	n, k := e.n, len(w)
 	beta := 0.0
 	if !positive {

@@ -1,0 +1,80 @@
+package sdrmap
+
+import (
+	"context"
+	"math"
+
+	"github.com/sdrmap/sdrmap/relax"
+	"github.com/sdrmap/sdrmap/relax/driver"
+	"github.com/sdrmap/sdrmap/solver/sdpad"
+)
+
+// The relaxation methods: a relaxation solver behind the SDR driver
+// (driver.Solve: rounding, probes, certificates, local search).
+func init() {
+	Register(RelaxMethod("sdpad", `the semidefinite relaxation solved by the paper's SDPAD (dense
+eigendecompositions: N up to ~2000), rounded by argmax and
+randomized rounding, polished by ICM and tree-block moves (exact
+minimization over induced trees given the rest), then improved by
+an iterated local search (random blocks reassigned, tree-block
+moves) until it stalls; under --time-limit the search may run until
+the limit; bound certified (spec §9): the best of the dual
+iterates' bounds (after sdpad-lr, the best iterate's again with
+a tight eigensolve) and of the dual point complementary to the best
+assignment, which proves it optimal when the relaxation is tight
+there (JSON "complement": true when that one is the larger).
+Every 20 iterations (gap and pinf below 0.1) a probe rounds
+the iterate and certifies the result so; when that proves it
+optimal the relaxation stops there (--no-probe: never)`, sdpadSolver(false)))
+	Register(RelaxMethod("sdpad-lr", `the same relaxation solved by SDPAD-LR (the paper's Algorithm 2:
+Xbar = Y Y^T of rank --rank doubling up to --max-rank, top
+eigenpairs by LOBPCG with warm starts; memory O(N r + pattern)).
+Both SDR solvers restart every 100 iterations from the average of
+their iterates when it is closer to optimal (--no-restart: never)`, sdpadSolver(true)))
+}
+
+// sdpadSolver returns SDPAD (or SDPAD-LR) under the pipeline's settings.
+func sdpadSolver(lowRank bool) func(*Settings) relax.Solver {
+	return func(s *Settings) relax.Solver {
+		r := sdpad.Relaxer{LowRank: lowRank}
+		if s.NoRestart {
+			base := sdpad.DefaultSettings()
+			base.RestartEvery = 0
+			r.Base = &base
+		}
+		return r
+	}
+}
+
+// RelaxMethod returns the method that solves the SDR with the relaxation
+// solver that newSolver makes for the run's settings and rounds it (the
+// SDR driver, driver.Solve). Settings.Tol, MaxIter, Rank, MaxRank, Seed,
+// Log and Progress reach the relaxation solver; Rounding, NoProbe and
+// NoPolish the driver.
+func RelaxMethod(name, description string, newSolver func(*Settings) relax.Solver) Method {
+	return NewMethod(name, description, true, func(ctx context.Context, in *Input, s *Settings) (*Outcome, error) {
+		o := driver.Options{
+			Settings: relax.Settings{TimeLimit: s.TimeLimit, Tol: s.Tol, MaxIter: s.MaxIter, Rank: s.Rank, MaxRank: s.MaxRank,
+				Seed: s.Seed, Log: s.Log},
+			Rounding: s.Rounding, NoProbe: s.NoProbe, NoPolish: s.NoPolish,
+		}
+		if s.Progress != nil {
+			o.Progress = func(it relax.Iterate) {
+				s.Progress(Progress{Elapsed: it.Time, Stage: name, Iteration: it.Iteration, Energy: math.Inf(1), Bound: it.Bound, SDPGap: it.Gap})
+			}
+		}
+		res, err := driver.Solve(ctx, in.Pairwise, newSolver(s), o)
+		if err != nil {
+			return nil, err
+		}
+		out := &Outcome{Assignment: res.Assignment, Status: res.Status, Bound: res.Bound, Iterations: res.Iterations, Rounds: res.Rounds}
+		if f := res.First; f != nil {
+			out.SDR = &SDRInfo{
+				PrimalObjective: f.PrimalObjective, DualObjective: f.DualObjective, Gap: f.Gap,
+				PrimalInfeasibility: f.PrimalInfeasibility, DualInfeasibility: f.DualInfeasibility,
+				Dimension: res.Dimension, Rank: f.Rank, Restarts: f.Restarts, Complement: res.Complement,
+			}
+		}
+		return out, nil
+	})
+}

@@ -1,0 +1,329 @@
+// Package driver is the SDR driver: it solves the relaxation with any
+// relax.Solver, then rounds (argmax and randomized rounding, or the paper's
+// iterative rounding), probes the iterates, certifies the complementary dual
+// point and polishes the assignments (package local).
+package driver
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/sdrmap/sdrmap/certify"
+	"github.com/sdrmap/sdrmap/local"
+	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/relax"
+	"github.com/sdrmap/sdrmap/rounding"
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
+	"github.com/sdrmap/sdrmap/solver/icm"
+)
+
+// Roundings of Solve.
+const (
+	// RoundSample takes the argmax of the marginals and randomized
+	// roundings from a factor of Xbar (rounding.Sample).
+	RoundSample = "sample"
+	// RoundIterative is the paper's iterative rounding (spec §7): fix the
+	// confident variables, re-solve the relaxation of the rest, repeat.
+	RoundIterative = "iterative"
+)
+
+// Options configure Solve.
+type Options struct {
+	// The relax.Settings go to the relaxation solver; TimeLimit is that of
+	// the whole of Solve, of which the relaxations get 1 - searchShare.
+	relax.Settings
+	Rounding string // RoundSample (also "") or RoundIterative
+	NoProbe  bool   // no probes (relax.Settings.Probe): the relaxation runs to its tolerance
+	NoPolish bool   // no local search on the rounded assignments
+}
+
+// Outcome is the result of Solve.
+type Outcome struct {
+	Assignment []int         // in the pairwise model's numbering; nil if none
+	Status     solver.Status // of the first relaxation; Interrupted when ctx ended; Infeasible when the SDR is
+	Bound      float64       // certified lower bound on the energy (§9), -Inf if none
+	Iterations int           // of all relaxations
+	Rounds     int           // relaxations solved
+	// Complement reports that Bound is that of a dual point complementary
+	// to a rounded assignment (sdr.Problem.Complement), better than the
+	// iterates' own.
+	Complement bool
+	First      *relax.Solution // the first relaxation, over the whole model; nil if none was solved
+	Dimension  int             // N of the first relaxation
+}
+
+// roundingDraws is the number of assignments drawn from the relaxation:
+// the argmax of the marginals and randomized roundings (rounding.Sample).
+const roundingDraws = 32
+
+// Solve solves the SDR of p with rel and rounds its solution: by default
+// argmax and randomized rounding from a factor of Xbar (rounding.Sample),
+// with RoundIterative the paper's iterative rounding (spec §7,
+// iterativeRound). Unless NoPolish, the candidates are polished
+// (local.Candidates); the best is kept. The relaxations get 1 - searchShare of
+// the time limit. The bound is the certified energy bound (spec §9) of the
+// first relaxation, the only one over the whole model: the best of its
+// iterates', after a solver without a dense Xbar that iterate's again to
+// the closing tolerance (run-time certificates lose n+1 times the residual
+// of a loose eigensolve), and that of the point complementary to the best
+// assignment. Unless NoProbe, probes round the iterate and stop the
+// relaxation when a certificate proves the assignment optimal.
+func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) (*Outcome, error) {
+	if o.Rounding != "" && o.Rounding != RoundSample && o.Rounding != RoundIterative {
+		return nil, fmt.Errorf("unknown rounding %q (want %s or %s)", o.Rounding, RoundSample, RoundIterative)
+	}
+	out := &Outcome{Bound: math.Inf(-1)}
+	prob, err := sdr.Build(p)
+	if errors.Is(err, sdr.ErrInfeasible) {
+		out.Status = solver.Infeasible
+		return out, nil
+	} else if err != nil {
+		return nil, err
+	}
+	out.Dimension = prob.N()
+	start := time.Now()
+	relaxLimit := time.Duration(float64(o.TimeLimit) * (1 - searchShare))
+	set := o.Settings
+	set.TimeLimit = relaxLimit
+	log := o.Log
+	// certifyAt returns the bound of the dual point complementary to x,
+	// certified tightly only if it can reach target (see complementBound).
+	certifyAt := func(d *relax.Solution, x []int, when string, target float64) float64 {
+		t0 := time.Now()
+		b := complementBound(prob, d, x, target)
+		if log != nil {
+			fmt.Fprintf(log, "certificate at an assignment of energy %.9g (%s): bound %.9g (iterates: %.9g), %v\n",
+				p.Energy(x), when, b, d.EnergyBound, time.Since(t0).Round(time.Millisecond))
+		}
+		return b
+	}
+	// A probe's bound holds for every assignment, not only its own: the
+	// best is kept, and so is the best assignment of the probes.
+	var probed, probeBest []int
+	probeBound, probeBestE := math.Inf(-1), math.Inf(1)
+	if !o.NoProbe {
+		set.Probe = func(d *relax.Solution) bool {
+			x, e := probeRound(prob, d, o.Seed)
+			if x == nil {
+				return false
+			}
+			if e < probeBestE {
+				probeBest, probeBestE = x, e
+			}
+			b := certifyAt(d, x, fmt.Sprintf("probe at iteration %d", d.Iterations), e-solver.GapTol*(1+math.Abs(e)))
+			probeBound = max(probeBound, b)
+			if solver.Proven(e, b) {
+				probed = x
+				return true
+			}
+			return false
+		}
+	}
+	res, err := rel.Relax(ctx, prob, set)
+	if err != nil {
+		return nil, err
+	}
+	out.First, out.Status, out.Iterations, out.Rounds = res, res.Status, res.Iterations, 1
+	if !math.IsInf(res.EnergyBound, 0) && !math.IsNaN(res.EnergyBound) {
+		out.Bound = res.EnergyBound
+	}
+	out.Complement = probeBound > out.Bound
+	out.Bound = max(out.Bound, probeBound)
+	if res.Status == solver.Failed {
+		return out, nil
+	}
+	if res.X == nil && probed == nil && res.BestY != nil && ctx.Err() == nil {
+		t0 := time.Now()
+		c, _, err := certify.Face(prob, res.BestY, res.BestZ, nil, math.Inf(-1), certify.DefaultSettings())
+		if err == nil && c.EnergyBound > out.Bound {
+			out.Bound, out.Complement = c.EnergyBound, false
+		}
+		if log != nil && err == nil {
+			fmt.Fprintf(log, "best dual iterate certified to the closing tolerance: bound %.9g (iterates: %.9g), %v\n",
+				c.EnergyBound, res.EnergyBound, time.Since(t0).Round(time.Millisecond))
+		}
+	}
+	roundStart := time.Now()
+	var cands [][]int
+	switch {
+	case probed != nil:
+		cands = [][]int{probed}
+	case o.Rounding == "" || o.Rounding == RoundSample:
+		rng := rand.New(rand.NewPCG(o.Seed, 0x5d12))
+		cands = rounding.Sample(prob, res.FactorOf(), roundingDraws, rng)
+	default:
+		resolve := func(prob *sdr.Problem, warm *relax.Start) (*relax.Solution, error) {
+			set := o.Settings
+			set.Log, set.Progress, set.Start = nil, nil, warm
+			if o.TimeLimit > 0 {
+				set.TimeLimit = relaxLimit - time.Since(start)
+				if set.TimeLimit <= 0 {
+					out.Status = solver.TimeLimit
+					return nil, nil
+				}
+			}
+			res, err := rel.Relax(ctx, prob, set)
+			if err == nil {
+				out.Iterations += res.Iterations
+			}
+			return res, err
+		}
+		x, rounds, err := iterativeRound(ctx, prob, res, resolve)
+		if err != nil {
+			return nil, err
+		}
+		out.Rounds += rounds
+		cands = [][]int{x}
+	}
+	if probed == nil && probeBest != nil {
+		cands = append(cands, probeBest)
+	}
+	sctx := ctx
+	if o.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithDeadline(ctx, start.Add(o.TimeLimit))
+		defer cancel()
+	}
+	best, bestE, bound := local.Candidates(sctx, p, cands, out.Bound, func(x []int) float64 { return certifyAt(res, x, "rounding", out.Bound) },
+		local.Settings{NoPolish: o.NoPolish, Seed: o.Seed, UseBudget: o.TimeLimit > 0})
+	if bound > out.Bound {
+		out.Bound, out.Complement = bound, true
+	}
+	if ctx.Err() != nil && out.Status != solver.Failed {
+		out.Status = solver.Interrupted
+	}
+	if log != nil {
+		fmt.Fprintf(log, "rounding (%s): %d candidates, %d relaxations, best energy %.9g, %v\n",
+			cmp.Or(o.Rounding, RoundSample), len(cands), out.Rounds, bestE, time.Since(roundStart).Round(time.Millisecond))
+	}
+	out.Assignment = best
+	return out, nil
+}
+
+// probeDraws is the number of assignments a probe draws from the
+// relaxation's iterate (rounding.Sample).
+const probeDraws = 8
+
+// probeRound rounds the iterate d of a probe (relax.Settings.Probe):
+// probeDraws draws from its factor (rounding.Sample, seeded by seed and the
+// iteration), each polished by ICM. It returns the best with its energy.
+func probeRound(prob *sdr.Problem, d *relax.Solution, seed uint64) ([]int, float64) {
+	rng := rand.New(rand.NewPCG(seed, uint64(d.Iterations)))
+	local := icm.NewLocal(prob.Pairwise)
+	var best []int
+	bestE := math.Inf(1)
+	for _, x := range rounding.Sample(prob, d.FactorOf(), probeDraws, rng) {
+		if e := local.Improve(x); e < bestE {
+			best, bestE = x, e
+		}
+	}
+	return best, bestE
+}
+
+// searchShare is the share of the time limit kept for rounding and the
+// local search after the relaxations (which get the rest).
+const searchShare = 0.2
+
+// complementBound returns the certified energy bound (spec §9) of the dual
+// point complementary to the assignment x (sdr.Problem.Complement), made
+// from the relaxation's dual point of the best bound and, unless that
+// proves x optimal, from its last one: from the dense eigenvalues of the
+// slack when the solver formed Xbar, else from LOBPCG on the face
+// (certify.Face). When the relaxation is tight at x and the iterate near a
+// solution, it proves x optimal long before the iterates' own bounds do. A
+// point whose loose eigensolve shows that its bound stays below target (a
+// probe: what proves x optimal; after the rounding: the bound so far) is
+// not certified to full accuracy. -Inf when it cannot be computed.
+func complementBound(prob *sdr.Problem, res *relax.Solution, x []int, target float64) float64 {
+	bound, e := math.Inf(-1), prob.Pairwise.Energy(x)
+	for _, dual := range [][2][]float64{{res.BestY, res.BestZ}, {res.Y, res.Z}} {
+		if dual[0] == nil || solver.Proven(e, bound) {
+			continue
+		}
+		y, z, err := prob.Complement(dual[0], dual[1], x)
+		if err != nil {
+			return bound
+		}
+		var c sdr.Certificate
+		if res.X != nil {
+			c, err = prob.Certify(y, z)
+		} else if v, perr := prob.Point(x); perr != nil {
+			err = perr
+		} else {
+			c, _, err = certify.Face(prob, y, z, v, target, certify.DefaultSettings())
+		}
+		if err == nil {
+			bound = max(bound, c.EnergyBound)
+		}
+	}
+	return bound
+}
+
+// iterativeRound is the paper's rounding (spec §7): after each relaxation,
+// fix every variable with a marginal above rounding.TMax and the one with
+// the largest marginal (rounding.Fix), fold the fixed variables into their
+// neighbours (model.Pairwise with evidence, constants kept), solve the
+// relaxation of what is left with resolve, warm-started from the last
+// solution restricted to the free variables (sdr.Problem.Transfer), and
+// repeat until every variable is fixed. When resolve fails, returns nil
+// (no time left) or the conditioned model has no feasible relaxation, the
+// free variables take the argmax of the last marginals. res is the
+// solution of prob; the assignment is in prob.Pairwise's numbering, and
+// the count is that of the relaxations solved.
+func iterativeRound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, resolve func(*sdr.Problem, *relax.Start) (*relax.Solution, error)) ([]int, int, error) {
+	p := prob.Pairwise
+	x := make([]int, p.NumVars())
+	ids := make([]int, p.NumVars()) // variable of cur -> variable of p
+	for i := range ids {
+		x[i], ids[i] = -1, i
+	}
+	cur, marg, rounds := p, res.Marginals, 0
+	margIDs := ids // variables of the problem marg belongs to
+	for ctx.Err() == nil {
+		ev := rounding.Fix(marg, rounding.TMax)
+		for _, o := range ev {
+			x[ids[o.Var]] = o.Value
+		}
+		next, err := cur.Model().Pairwise(ev)
+		if err != nil {
+			break // the fixed values clash: finish by argmax
+		}
+		nextIDs := make([]int, next.NumVars())
+		for j, v := range next.Orig {
+			nextIDs[j] = ids[v]
+		}
+		cur, ids = next, nextIDs
+		if cur.NumVars() == 0 {
+			return x, rounds, nil
+		}
+		nextProb, err := sdr.Build(cur)
+		if errors.Is(err, sdr.ErrInfeasible) {
+			break
+		} else if err != nil {
+			return nil, rounds, err
+		}
+		start := &relax.Start{Penalty: res.Penalty}
+		start.Y, start.Z, start.Factor = nextProb.Transfer(prob, res.Y, res.Z, res.FactorOf())
+		res, err = resolve(nextProb, start)
+		if err != nil {
+			return nil, rounds, err
+		}
+		if res == nil || res.Status == solver.Failed {
+			break
+		}
+		prob, marg, margIDs = nextProb, res.Marginals, ids
+		rounds++
+	}
+	for i, v := range margIDs {
+		if x[v] < 0 {
+			x[v] = rounding.Argmax(marg[i])
+		}
+	}
+	return x, rounds, nil
+}

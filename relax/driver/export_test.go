@@ -1,0 +1,5 @@
+package driver
+
+// IterativeRound exposes iterativeRound to the external tests, which need
+// a relaxation solver (package sdpad imports this one).
+var IterativeRound = iterativeRound

@@ -1,0 +1,128 @@
+// Package relax is the contract between the SDR driver (package
+// relax/driver: rounding, probes, the complement certificate, iterative
+// rounding) and the relaxation solvers: the Solver interface and its
+// settings, warm start and solution. A new relaxation solver implements
+// Solver and nothing else; sdpad.Relaxer (SDPAD and SDPAD-LR) is one.
+package relax
+
+import (
+	"context"
+	"io"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
+)
+
+// Solver solves the SDR of prob (spec §2) in the minimization form <C,Xbar>
+// of package sdr. It returns an error only for invalid settings; numerical
+// trouble is status Failed, whose solution must not be used. Cancelling ctx
+// ends the run with status Interrupted, the time limit with TimeLimit; both
+// keep the last iterate and the best certified bound so far.
+type Solver interface {
+	Relax(ctx context.Context, prob *sdr.Problem, s Settings) (*Solution, error)
+}
+
+// Settings are what the driver asks of every relaxation solver. Zero
+// values mean the solver's default.
+type Settings struct {
+	TimeLimit     time.Duration // 0: none
+	Tol           float64       // relative tolerance of the protocol (§8: gap and infeasibilities)
+	MaxIter       int           // iteration limit
+	Rank, MaxRank int           // factor-form solvers: initial and largest rank
+	Seed          uint64        // randomized steps; runs are deterministic per seed
+	Start         *Start        // warm start, nil for none
+
+	// Probe, when not nil, is called now and then with the solution so
+	// far (valid during the call only) once the iterate is near enough to
+	// be worth rounding; returning true ends the run with status Solved:
+	// the caller has what it solves for (an assignment proven optimal).
+	Probe func(*Solution) bool
+
+	Log      io.Writer     // iteration table, nil for none
+	Progress func(Iterate) // called after iterations, nil for none; must be quick
+}
+
+// Iterate is what a progress call reports.
+type Iterate struct {
+	Iteration int
+	Time      time.Duration // since the start of the relaxation
+	Bound     float64       // best certified energy bound so far (-Inf before the first)
+	Gap       float64       // relative gap of the protocol (§8)
+}
+
+// Start is a warm start: multipliers, a factor of Xbar and the penalty, as
+// a Solution of the same problem gives them or as sdr.Problem.Transfer maps
+// them from a related one.
+type Start struct {
+	Y, Z    []float64  // lengths prob.Y.Len and prob.NumZ
+	Factor  *mat.Dense // Xbar = Factor Factor^T, N x c
+	Penalty float64    // 0: the solver's own initial penalty
+}
+
+// Solution is the outcome of a relaxation solver. Objectives are in the
+// minimization form <C,Xbar> of package sdr (energy = objective - Const).
+type Solution struct {
+	Status solver.Status
+
+	X      *mat.SymDense // Xbar, from solvers that form it (then its certificates are dense ones); else nil
+	Factor *mat.Dense    // Xbar = Factor Factor^T (N x Rank), when X is nil
+	Rank   int
+
+	Y, Z         []float64 // final dual point, layout sdr.Layout; z >= 0, one per entry of P
+	BestY, BestZ []float64 // the dual point of EnergyBound (nil if none was certified)
+	EnergyBound  float64   // best certified lower bound on every assignment's energy (§9), -Inf if none
+
+	PrimalObjective     float64 // <C, Xbar>
+	DualObjective       float64 // -<b, y>
+	Gap                 float64 // §8
+	PrimalInfeasibility float64 // §8
+	DualInfeasibility   float64 // §8, as the solver's stopping rule measures it (sdpad: against the face's dual cone)
+
+	Iterations int
+	Restarts   int     // restarts of the iteration, if the solver has them
+	Penalty    float64 // final penalty, a warm start's Penalty
+
+	Marginals [][]float64 // Marginals[i][a] = Xbar[0,ia] in the pairwise model's state numbering
+}
+
+// FactorOf returns a factor F with F F^T = Xbar: Factor, or one from the
+// eigendecomposition of X (its PSD part).
+func (s *Solution) FactorOf() *mat.Dense {
+	if s.Factor != nil {
+		return s.Factor
+	}
+	x := s.X
+	n := x.SymmetricDim()
+	var eig mat.EigenSym
+	if !eig.Factorize(x, true) {
+		y := mat.NewDense(n, 1, nil)
+		for i := range n {
+			y.Set(i, 0, x.At(0, i)) // the rank-one part along row 0
+		}
+		return y
+	}
+	vals := eig.Values(nil)
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	var keep []int
+	for j, v := range vals {
+		if v > 1e-9*math.Abs(vals[n-1]) && v > 0 {
+			keep = append(keep, j)
+		}
+	}
+	if len(keep) == 0 {
+		keep = []int{n - 1}
+	}
+	y := mat.NewDense(n, len(keep), nil)
+	for c, j := range keep {
+		sq := math.Sqrt(max(vals[j], 0))
+		for i := range n {
+			y.Set(i, c, vecs.At(i, j)*sq)
+		}
+	}
+	return y
+}
