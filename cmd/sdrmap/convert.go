@@ -31,13 +31,13 @@ values. Writing and reading HDF5 needs a build with -tags hdf5.`,
 				if group == "" {
 					group = opengm.DefaultGroup
 				}
-				return opengm.WriteFile(file, group, in.m)
+				return opengm.WriteFile(file, group, in.Model)
 			}
 			f, err := os.Create(out)
 			if err != nil {
 				return err
 			}
-			if err := uai.WriteModel(f, in.m); err != nil {
+			if err := uai.WriteModel(f, in.Model); err != nil {
 				f.Close()
 				return err
 			}

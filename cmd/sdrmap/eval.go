@@ -26,7 +26,7 @@ evidence.`,
 			if err != nil {
 				return err
 			}
-			m, ev := in.m, in.ev
+			m, ev := in.Model, in.Evidence
 			x, err := uai.ReadResultFile(args[1])
 			if err != nil {
 				return err
@@ -42,10 +42,10 @@ evidence.`,
 			e := m.Energy(x)
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), map[string]any{
-					"energy": jsonfloat.Float(e), "log10": jsonfloat.Float(model.Log10(e)), "energy_convention": in.convention,
+					"energy": jsonfloat.Float(e), "log10": jsonfloat.Float(model.Log10(e)), "energy_convention": in.Convention,
 				})
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "energy  %.9f  (%s)\nlog10   %.9f\n", e, in.convention, model.Log10(e))
+			fmt.Fprintf(cmd.OutOrStdout(), "energy  %.9f  (%s)\nlog10   %.9f\n", e, in.Convention, model.Log10(e))
 			return nil
 		},
 	}

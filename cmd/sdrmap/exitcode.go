@@ -18,7 +18,8 @@ assignment of finite energy exists), 4 solve: no assignment of finite
 energy found, none proven impossible.`
 
 // exitStatus is an outcome that is not an error but exits non-zero; run
-// prints its message (if any) after "sdrmap: ".
+// prints its message, if any, after "sdrmap: " (sdrmap batch passes
+// sdrmap-batch's status on without one).
 type exitStatus struct {
 	code int
 	msg  string

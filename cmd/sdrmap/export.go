@@ -28,7 +28,7 @@ is -min <C, Xbar>; the energy bound is min <C, Xbar> - Const (see package sdr).`
 			if err != nil {
 				return err
 			}
-			p, err := in.m.Pairwise(in.ev)
+			p, err := in.Model.Pairwise(in.Evidence)
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}

@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/internal/solvecmd"
 )
 
 // TestRejectedFlags: numeric flags out of range are a bad command line
@@ -31,9 +34,15 @@ func TestRejectedFlags(t *testing.T) {
 
 func TestDurationFlag(t *testing.T) {
 	for v, want := range map[string]time.Duration{"20s": 20 * time.Second, "1.5": 1500 * time.Millisecond, "1m30s": 90 * time.Second, "0": 0} {
-		var d durationFlag
-		if err := d.Set(v); err != nil || time.Duration(d) != want {
-			t.Errorf("%q: %v, %v; want %v", v, time.Duration(d), err, want)
+		var fl solvecmd.Flags
+		f := pflag.NewFlagSet("solve", pflag.ContinueOnError)
+		fl.Register(f)
+		if err := f.Set("time-limit", v); err != nil {
+			t.Errorf("%q: %v", v, err)
+			continue
+		}
+		if s, err := fl.Settings(); err != nil || s.TimeLimit != want {
+			t.Errorf("%q: %v, %v; want %v", v, s.TimeLimit, err, want)
 		}
 	}
 	if _, errs, code := runCLI(t, "solve", example, "--time-limit", "20s"); code != exitOK {

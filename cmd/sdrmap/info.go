@@ -26,7 +26,7 @@ With --evid, it also reports the free variables left by the evidence.`,
 			if err != nil {
 				return err
 			}
-			m, ev := in.m, in.ev
+			m, ev := in.Model, in.Evidence
 			st := m.Stats()
 			out := struct {
 				File string `json:"file"`

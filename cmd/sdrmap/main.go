@@ -4,6 +4,7 @@
 //	sdrmap info FILE            sizes of a model
 //	sdrmap eval FILE SOLUTION   energy of an assignment
 //	sdrmap solve FILE           MAP assignment
+//	sdrmap batch INPUT... --out DIR   many models on Apache Beam (sdrmap-batch)
 //
 // Run `sdrmap help CMD` for the flags of each command.
 package main
@@ -40,19 +41,22 @@ OpenGM's energy, the sum of the function values (+Inf entries forbidden).
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(infoCmd(), evalCmd(), solveCmd(), convertCmd(), exportCmd(), genCmd(), benchCmd())
+	root.AddCommand(infoCmd(), evalCmd(), solveCmd(), convertCmd(), exportCmd(), genCmd(), benchCmd(), batchCmd())
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	if err := root.Execute(); err != nil {
+		var x exitStatus
+		if errors.As(err, &x) {
+			if x.msg != "" {
+				fmt.Fprintln(stderr, "sdrmap:", x.msg)
+			}
+			return x.code
+		}
 		fmt.Fprintln(stderr, "sdrmap:", err)
 		var u usageError
-		var x exitStatus
-		switch {
-		case errors.As(err, &x):
-			return x.code
-		case errors.As(err, &u) || strings.Contains(err.Error(), "unknown command") || strings.Contains(err.Error(), "arg(s)"):
+		if errors.As(err, &u) || strings.Contains(err.Error(), "unknown command") || strings.Contains(err.Error(), "arg(s)") {
 			return exitUsage
 		}
 		return exitError

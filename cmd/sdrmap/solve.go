@@ -7,13 +7,13 @@ import (
 	"io"
 	"os/signal"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/internal/jsonfloat"
+	"github.com/sdrmap/sdrmap/internal/solvecmd"
 	"github.com/sdrmap/sdrmap/solver"
 )
 
@@ -53,9 +53,8 @@ func (o solveOutput) MarshalJSON() ([]byte, error) {
 func solveCmd() *cobra.Command {
 	var (
 		evid, out       string
-		s               sdrmap.Settings
+		flags           solvecmd.Flags
 		asJSON, verbose bool
-		timeLimit       durationFlag
 	)
 	c := &cobra.Command{
 		Use:   "solve FILE",
@@ -117,24 +116,15 @@ assignment of finite energy was found, 3 when the model is infeasible, 4
 when none was found (sdrmap --help lists them all).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !contains(sdrmap.Solvers(), s.Solver) {
-				return usagef("unknown solver %q (available: %s)", s.Solver, strings.Join(sdrmap.Solvers(), ", "))
-			}
-			if s.Rounding != sdrmap.RoundSample && s.Rounding != sdrmap.RoundIterative {
-				return usagef("--rounding must be %s or %s", sdrmap.RoundSample, sdrmap.RoundIterative)
-			}
-			if s.Rank < 0 || s.MaxRank < 0 || (s.Rank > 0 && s.MaxRank > 0 && s.Rank > s.MaxRank) {
-				return usagef("need 0 <= --rank <= --max-rank")
-			}
-			if err := checkNumbers(&s); err != nil {
-				return err
+			s, err := flags.Settings()
+			if err != nil {
+				return usageError{err}
 			}
 			in, err := load(args[0], evid)
 			if err != nil {
 				return err
 			}
-			s.Evidence = in.ev
-			s.TimeLimit = time.Duration(timeLimit)
+			s.Evidence = in.Evidence
 			var pl *progressLine
 			if verbose {
 				s.Log = cmd.ErrOrStderr()
@@ -143,7 +133,7 @@ when none was found (sdrmap --help lists them all).`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 			defer stop()
-			res, err := sdrmap.Solve(ctx, in.m, s)
+			res, err := sdrmap.Solve(ctx, in.Model, s)
 			if pl != nil {
 				pl.done()
 			}
@@ -164,7 +154,7 @@ when none was found (sdrmap --help lists them all).`,
 			o := solveOutput{Status: res.Status, Termination: res.Termination, Answer: res.Answer,
 				Energy: jsonfloat.Float(res.Energy), Log10: jsonfloat.Float(res.Log10),
 				Bound: jsonfloat.Float(res.Bound), Gap: jsonfloat.Float(res.Gap), TimeS: res.Time.Seconds(), Solver: res.Solver,
-				Iterations: res.Iterations, Rounds: res.Rounds, Convention: in.convention,
+				Iterations: res.Iterations, Rounds: res.Rounds, Convention: in.Convention,
 				Assignment: res.Assignment, SDR: res.SDR}
 			if asJSON {
 				if err := writeJSON(summary, o); err != nil {
@@ -179,22 +169,9 @@ when none was found (sdrmap --help lists them all).`,
 	f := c.Flags()
 	f.StringVar(&evid, "evid", "", "evidence file (UAI 2014 or PIC 2011 layout)")
 	f.StringVarP(&out, "output", "o", "", "write the assignment to this file (UAI result format; '-': standard output, the summary then goes to stderr)")
-	f.StringVar(&s.Solver, "solver", sdrmap.DefaultSolver, "solver: "+strings.Join(sdrmap.Solvers(), ", "))
 	f.BoolVar(&asJSON, "json", false, "print the summary as a JSON object (adds the assignment)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "print solver progress on stderr")
-	f.Var(&timeLimit, "time-limit", "stop after this time, in seconds (2.5) or as a Go duration (1m30s), with the best assignment so far; the run ends within about 1 s of it (0: none)")
-	f.Uint64Var(&s.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
-	f.BoolVar(&s.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
-	f.BoolVar(&s.KeepSymmetry, "keep-symmetry", false, "solve a shift-invariant model as it is instead of fixing one variable to state 0")
-	f.StringVar(&s.Rounding, "rounding", sdrmap.RoundSample, "sdpad, sdpad-lr: sample (argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
-	f.BoolVar(&s.NoPolish, "no-polish", false, "keep the solvers' assignments as they are: no ICM, tree-block moves or large-neighbourhood search after sdpad, sdpad-lr, trws, a conversion or a repair")
-	f.IntVar(&s.Rank, "rank", 0, "sdpad-lr: initial rank of Xbar = Y Y^T (0: 4)")
-	f.IntVar(&s.MaxRank, "max-rank", 0, "sdpad-lr: largest rank (0: 32)")
-	f.BoolVar(&s.NoRestart, "no-restart", false, "sdpad, sdpad-lr: never restart the iteration from the average of its iterates (the paper's iteration)")
-	f.BoolVar(&s.NoProbe, "no-probe", false, "sdpad, sdpad-lr: solve the relaxation to --tol even when a probe (rounding and a certificate every 20 iterations) has proven an assignment optimal")
-	f.Float64Var(&s.Tol, "tol", 0, "sdpad, sdpad-lr: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
-	f.IntVar(&s.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
-	f.Float64Var(&s.MaxStates, "max-states", 1e9, "exact: refuse models with more joint states")
+	flags.Register(f)
 	return c
 }
 
@@ -222,13 +199,4 @@ func printSummary(w io.Writer, o *solveOutput) {
 	fmt.Fprintf(w, "gap       %.3g\n", float64(o.Gap))
 	fmt.Fprintf(w, "time      %.3f s\n", o.TimeS)
 	fmt.Fprintf(w, "solver    %s\n", o.Solver)
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

@@ -1,0 +1,179 @@
+// Package solvecmd is what `sdrmap solve` does with one model, shared by the
+// sdrmap command and the batch module (sdrmap-batch) so that both run the
+// same solve: the solve flags, reading a model with its evidence, and
+// writing the assignment.
+package solvecmd
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/sdrmap/sdrmap"
+	"github.com/sdrmap/sdrmap/format/opengm"
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/model"
+)
+
+// Energy conventions, stated beside every energy that sdrmap prints. Both
+// are E(x) = -sum of the model's log values; they differ in what the file
+// holds.
+const (
+	UAIConvention    = "-sum ln phi"                   // UAI: tables of phi >= 0
+	OpenGMConvention = "sum of OpenGM function values" // OpenGM HDF5: energies, minimized
+)
+
+// Input is a model read from the command line, with its evidence and the
+// convention of its energies.
+type Input struct {
+	Model      *model.Model
+	Evidence   model.Evidence
+	Convention string
+}
+
+// Load reads a model (UAI, possibly compressed, or OpenGM HDF5 given as
+// file.h5 or file.h5:group) and, if evidPath is not empty, its evidence
+// (checked against the model).
+func Load(path, evidPath string) (*Input, error) {
+	in := &Input{Convention: UAIConvention}
+	var err error
+	if opengm.IsHDF5(path) {
+		in.Model, err = opengm.ReadFile(path)
+		in.Convention = OpenGMConvention
+	} else {
+		in.Model, err = uai.ReadModelFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if evidPath == "" {
+		return in, nil
+	}
+	if in.Evidence, err = uai.ReadEvidenceFile(evidPath); err != nil {
+		return nil, err
+	}
+	if _, err := in.Evidence.Clamps(in.Model); err != nil {
+		return nil, fmt.Errorf("%s: %w", evidPath, err)
+	}
+	return in, nil
+}
+
+// Flags are the solve settings given on the command line. They hold only
+// plain values (JSON-encodable), so that a batch pipeline can ship them to
+// its workers.
+type Flags struct {
+	Solver       string  `json:"solver"`
+	TimeLimit    float64 `json:"time_limit"` // seconds; 0: none
+	Seed         uint64  `json:"seed"`
+	NoConvert    bool    `json:"no_convert"`
+	KeepSymmetry bool    `json:"keep_symmetry"`
+	Rounding     string  `json:"rounding"`
+	NoPolish     bool    `json:"no_polish"`
+	Rank         int     `json:"rank"`
+	MaxRank      int     `json:"max_rank"`
+	NoRestart    bool    `json:"no_restart"`
+	NoProbe      bool    `json:"no_probe"`
+	Tol          float64 `json:"tol"`
+	MaxIter      int     `json:"max_iter"`
+	MaxStates    float64 `json:"max_states"`
+}
+
+// Register defines the solve flags on f, bound to fl.
+func (fl *Flags) Register(f *pflag.FlagSet) {
+	f.StringVar(&fl.Solver, "solver", sdrmap.DefaultSolver, "solver: "+strings.Join(sdrmap.Solvers(), ", "))
+	f.Var((*seconds)(&fl.TimeLimit), "time-limit", "stop after this time, in seconds (2.5) or as a Go duration (1m30s), with the best assignment so far; the run ends within about 1 s of it (0: none)")
+	f.Uint64Var(&fl.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
+	f.BoolVar(&fl.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
+	f.BoolVar(&fl.KeepSymmetry, "keep-symmetry", false, "solve a shift-invariant model as it is instead of fixing one variable to state 0")
+	f.StringVar(&fl.Rounding, "rounding", sdrmap.RoundSample, "sdpad, sdpad-lr, factor: sample (argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
+	f.BoolVar(&fl.NoPolish, "no-polish", false, "keep the solvers' assignments as they are: no ICM, tree-block moves or large-neighbourhood search after sdpad, sdpad-lr, factor, trws, a conversion or a repair")
+	f.IntVar(&fl.Rank, "rank", 0, "sdpad-lr, factor: initial rank of Xbar = Y Y^T (0: 4; factor 8)")
+	f.IntVar(&fl.MaxRank, "max-rank", 0, "sdpad-lr, factor: largest rank (0: 32; factor 64)")
+	f.BoolVar(&fl.NoRestart, "no-restart", false, "sdpad, sdpad-lr: never restart the iteration from the average of its iterates (the paper's iteration)")
+	f.BoolVar(&fl.NoProbe, "no-probe", false, "sdpad, sdpad-lr, factor: solve the relaxation to --tol even when a probe (rounding and a certificate: every 20 iterations, factor every outer iteration) has proven an assignment optimal")
+	f.Float64Var(&fl.Tol, "tol", 0, "sdpad, sdpad-lr, factor: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
+	f.IntVar(&fl.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
+	f.Float64Var(&fl.MaxStates, "max-states", 1e9, "exact: refuse models with more joint states")
+}
+
+// Settings checks the flags and returns the solver settings they give
+// (without evidence, log or progress, which belong to each run). Its
+// errors name the flag.
+func (fl *Flags) Settings() (sdrmap.Settings, error) {
+	var s sdrmap.Settings
+	switch {
+	case !slices.Contains(sdrmap.Solvers(), fl.Solver):
+		return s, fmt.Errorf("unknown solver %q (available: %s)", fl.Solver, strings.Join(sdrmap.Solvers(), ", "))
+	case fl.Rounding != sdrmap.RoundSample && fl.Rounding != sdrmap.RoundIterative:
+		return s, fmt.Errorf("--rounding must be %s or %s", sdrmap.RoundSample, sdrmap.RoundIterative)
+	case fl.Rank < 0 || fl.MaxRank < 0 || (fl.Rank > 0 && fl.MaxRank > 0 && fl.Rank > fl.MaxRank):
+		return s, fmt.Errorf("need 0 <= --rank <= --max-rank")
+	case !(fl.TimeLimit >= 0) || fl.TimeLimit > maxSeconds:
+		return s, fmt.Errorf("--time-limit %v: need a time >= 0 and below 290 years", fl.TimeLimit)
+	case !(fl.Tol >= 0) || math.IsInf(fl.Tol, 0):
+		return s, fmt.Errorf("--tol %v: need a finite tolerance >= 0 (0: the default 1e-4)", fl.Tol)
+	case fl.MaxIter < 0:
+		return s, fmt.Errorf("--max-iter %d: need an iteration limit >= 0 (0: the solver's default)", fl.MaxIter)
+	case !(fl.MaxStates >= 1):
+		return s, fmt.Errorf("--max-states %v: need a number of joint states >= 1", fl.MaxStates)
+	}
+	return sdrmap.Settings{
+		Solver: fl.Solver, TimeLimit: time.Duration(fl.TimeLimit * float64(time.Second)), Seed: fl.Seed,
+		Tol: fl.Tol, MaxIter: fl.MaxIter, Rank: fl.Rank, MaxRank: fl.MaxRank,
+		NoRestart: fl.NoRestart, NoProbe: fl.NoProbe, Rounding: fl.Rounding, NoPolish: fl.NoPolish,
+		MaxStates: fl.MaxStates, NoConvert: fl.NoConvert, KeepSymmetry: fl.KeepSymmetry,
+	}, nil
+}
+
+// maxSeconds is the longest time a time.Duration holds, in seconds.
+const maxSeconds = math.MaxInt64 / float64(time.Second)
+
+// seconds is a flag value in seconds given as seconds ("2.5") or as a Go
+// duration ("1m30s"); negative, infinite and NaN values are refused.
+type seconds float64
+
+func (d *seconds) String() string { return time.Duration(float64(*d) * float64(time.Second)).String() }
+
+func (d *seconds) Type() string { return "duration" }
+
+func (d *seconds) Set(v string) error {
+	sec, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		t, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("%q is neither seconds (2.5) nor a duration (1m30s)", v)
+		}
+		sec = t.Seconds()
+	}
+	if !(sec >= 0) || sec > maxSeconds {
+		return fmt.Errorf("%q: need a time >= 0 and below 290 years", v)
+	}
+	*d = seconds(sec)
+	return nil
+}
+
+// WriteResultFile writes x in the UAI result format, via a temporary file so
+// that an existing file is never left half written.
+func WriteResultFile(path string, x []int) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := uai.WriteResult(f, x); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}
