@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,6 +10,7 @@ import (
 	"github.com/sdrmap/sdrmap/bench/suite"
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/internal/solvecmd"
 )
 
 // genOptions are the flags every kind shares: -o and the kind's parameters
@@ -213,44 +212,11 @@ energy (gen says so on stderr but writes it).`,
 	return c
 }
 
-// writeGenerated writes through write to path, or to standard output for
-// "-"; a file is written as path.tmp and renamed, so that an existing file
-// is never left half written. Errors name path, not the temporary file.
+// writeGenerated writes through write to path (solvecmd.WriteFile), or to
+// standard output for "-".
 func writeGenerated(cmd *cobra.Command, path string, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(cmd.OutOrStdout())
 	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fileError(path, err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fileError(path, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fileError(path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fileError(path, err)
-	}
-	return nil
-}
-
-// fileError returns err about path: "path: cause", with the cause of an
-// os.PathError or os.LinkError (which name the temporary file) unwrapped.
-func fileError(path string, err error) error {
-	var pe *os.PathError
-	var le *os.LinkError
-	switch {
-	case errors.As(err, &pe):
-		err = pe.Err
-	case errors.As(err, &le):
-		err = le.Err
-	}
-	return fmt.Errorf("%s: %w", path, err)
+	return solvecmd.WriteFile(path, write)
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/sdrmap/sdrmap/internal/solvecmd"
@@ -14,8 +16,32 @@ type input = solvecmd.Input
 // load reads a model and its evidence as solve does (solvecmd.Load).
 var load = solvecmd.Load
 
+// writeJSON writes v, a JSON object, with one top-level field per line and
+// each value compact: the assignment of a large model stays on one line.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil { // {
+		return err
+	}
+	var out bytes.Buffer
+	out.WriteString("{")
+	for sep := "\n"; dec.More(); sep = ",\n" {
+		key, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return err
+		}
+		k, _ := json.Marshal(key)
+		fmt.Fprintf(&out, "%s  %s: %s", sep, k, val)
+	}
+	out.WriteString("\n}\n")
+	_, err = w.Write(out.Bytes())
+	return err
 }

@@ -47,6 +47,9 @@ func TestSolveExample(t *testing.T) {
 	if e := o["energy"].(float64); math.Abs(e-6.048465) > 1e-6 {
 		t.Errorf("energy %v", e)
 	}
+	if !strings.Contains(out, "\n  \"assignment\": [2,0,0,3,1,1,2,7,0,13,1,7,2,2]") {
+		t.Errorf("the assignment is not on one line of its own:\n%s", out)
+	}
 	out, errs, code = runCLI(t, "eval", example, res, "--json")
 	if code != 0 {
 		t.Fatalf("eval: exit %d: %s", code, errs)

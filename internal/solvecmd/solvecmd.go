@@ -5,7 +5,9 @@
 package solvecmd
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"slices"
@@ -158,22 +160,46 @@ func (d *seconds) Set(v string) error {
 	return nil
 }
 
-// WriteResultFile writes x in the UAI result format, via a temporary file so
-// that an existing file is never left half written.
+// WriteResultFile writes x in the UAI result format to path (WriteFile).
 func WriteResultFile(path string, x []int) error {
+	return WriteFile(path, func(w io.Writer) error { return uai.WriteResult(w, x) })
+}
+
+// WriteFile writes through write to path.tmp and renames it to path, so
+// that an existing file is never left half written. Errors name path, not
+// the temporary file.
+func WriteFile(path string, write func(io.Writer) error) error {
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
-		return err
+		return fileError(path, err)
 	}
-	if err := uai.WriteResult(f, x); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		os.Remove(tmp)
-		return err
+		return fileError(path, err)
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
-		return err
+		return fileError(path, err)
 	}
-	return os.Rename(tmp, path)
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fileError(path, err)
+	}
+	return nil
+}
+
+// fileError returns err about path: "path: cause", with the cause of an
+// os.PathError or os.LinkError (which name the temporary file) unwrapped.
+func fileError(path string, err error) error {
+	var pe *os.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
