@@ -28,7 +28,9 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/sdrmap/sdrmap/internal/jsonfloat"
@@ -238,7 +240,8 @@ type Summary struct {
 // Run matches the inputs, skips the models with a record, solves the rest
 // with the runner of Beam's --runner flag (Prism by default) and rewrites
 // results.jsonl. After Ctrl-C it stops starting models, drops the running
-// ones and still rewrites results.jsonl.
+// ones and still rewrites results.jsonl; so it does when the runner fails
+// (a job service it cannot reach), and returns that error, naming the runner.
 func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := checkFlags(cfg.Flags); err != nil {
 		return nil, err
@@ -279,15 +282,10 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		if done != nil {
 			done()
 		}
-		if res != nil {
-			for _, c := range res.Metrics().AllMetrics().Counters() {
-				if c.Namespace() == "sdrmap" {
-					sum.Counters[c.Name()] += int(c.Result())
-				}
-			}
-		}
 		if rerr != nil {
-			err = fmt.Errorf("pipeline: %w", rerr)
+			err = fmt.Errorf("pipeline on %s: %w", runnerName(), rerr)
+		} else {
+			addCounters(sum.Counters, res)
 		}
 	}
 	sum.Interrupted = stop.Err() != nil
@@ -312,6 +310,33 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		}
 	}
 	return sum, err
+}
+
+// runnerName names the runner of Beam's flags, and its job service if set.
+func runnerName() string {
+	r := *runners.Runner
+	if r == "" {
+		r = "prism"
+	}
+	r = "runner " + r
+	if *jobopts.Endpoint != "" {
+		r += " (job service " + *jobopts.Endpoint + ")"
+	}
+	return r
+}
+
+// addCounters adds the "sdrmap" counters of a run to m. A universal
+// runner's result without metrics (--async) panics in Metrics: it adds none.
+func addCounters(m map[string]int, res beam.PipelineResult) {
+	if res == nil {
+		return
+	}
+	defer func() { recover() }()
+	for _, c := range res.Metrics().AllMetrics().Counters() {
+		if c.Namespace() == "sdrmap" {
+			m[c.Name()] += int(c.Result())
+		}
+	}
 }
 
 // Merge rewrites DIR/results.jsonl (atomically) from the records, sorted by

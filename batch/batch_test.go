@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -377,6 +378,32 @@ func TestMatch(t *testing.T) {
 	}
 }
 
+// TestMatchSameOutput: X.uai and X.uai.xz (or a:b.uai and a.b.uai) would
+// write the same .MPE file: Match refuses them, naming both.
+func TestMatchSameOutput(t *testing.T) {
+	d := t.TempDir()
+	for _, f := range []string{"a/x.uai", "a/x.uai.xz", "b/y.uai.gz", "b/y.uai.zip", "c/p:q.uai", "c/p.q.uai"} {
+		writeFile(t, filepath.Join(d, f), "")
+	}
+	for _, c := range []struct {
+		in        []string
+		x, y, out string
+	}{
+		{[]string{"a"}, "a/x.uai", "a/x.uai.xz", "x.uai.MPE"},
+		{[]string{"b/y.uai.gz", "b/y.uai.zip"}, "b/y.uai.gz", "b/y.uai.zip", "y.uai.MPE"},
+		{[]string{"c"}, "c/p.q.uai", "c/p:q.uai", "p.q.uai.MPE"},
+	} {
+		var in []string
+		for _, f := range c.in {
+			in = append(in, filepath.Join(d, f))
+		}
+		_, err := Match(in)
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(d, c.x)+" and "+filepath.Join(d, c.y)) || !strings.Contains(err.Error(), c.out) {
+			t.Errorf("Match(%v): err = %v, want one naming %s, %s and %s", c.in, err, c.x, c.y, c.out)
+		}
+	}
+}
+
 // TestKillResume interrupts a batch with SIGINT, kills the re-run with
 // SIGKILL, and runs it a third time: every model ends with exactly one
 // record, and the interrupted run kept its finished records.
@@ -449,4 +476,40 @@ func TestKillResume(t *testing.T) {
 		t.Errorf("after the re-run: records of %v (%d files), want p0..p%d once each", got, records(), n-1)
 	}
 	t.Logf("records after SIGINT %d, after SIGKILL %d, after the re-run %d", first, second, len(got))
+}
+
+// TestRunnerFails: a job service that cannot be reached (--runner flink
+// --endpoint localhost:1) makes Run return an error naming the runner and
+// the endpoint, not panic; the records kept are in results.jsonl.
+func TestRunnerFails(t *testing.T) {
+	in, out := t.TempDir(), t.TempDir()
+	writePotts(t, filepath.Join(in, "p0.uai"), 4, 1)
+	writePotts(t, filepath.Join(in, "p1.uai"), 4, 2)
+	done := Record{Input: filepath.Join(in, "p0.uai"), Status: "done"}
+	if err := writeRecord(out, "p0.uai", done); err != nil {
+		t.Fatal(err)
+	}
+	worker := filepath.Join(t.TempDir(), "worker") // not run: spares a build
+	writeFile(t, worker, "")
+	for name, v := range map[string]string{"runner": "flink", "endpoint": "localhost:1", "worker_binary": worker} {
+		old := flag.Lookup(name).Value.String()
+		if err := flag.Set(name, v); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { flag.Set(name, old) })
+	}
+	// Beam dials the job service for 2 minutes.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	sum, err := Run(ctx, Config{Inputs: []string{in}, Out: out, Flags: testFlags(), Workers: 1})
+	if err == nil || !strings.Contains(err.Error(), "flink") || !strings.Contains(err.Error(), "localhost:1") {
+		t.Fatalf("err = %v, want one naming flink and localhost:1", err)
+	}
+	t.Log(err)
+	if sum == nil || sum.Skipped != 1 || sum.Unfinished != 1 {
+		t.Errorf("summary %+v, want 1 skipped, 1 without a record", sum)
+	}
+	if recs := readResults(t, out); len(recs) != 1 || recs[done.Input].Status != "done" {
+		t.Errorf("results.jsonl: %v, want the record of p0.uai", recs)
+	}
 }

@@ -28,7 +28,8 @@ DIR gets results.jsonl (one JSON record per model: input, evidence, output,
 status, termination, answer, energy, log10, bound, gap, time_s, solver, seed,
 error) and each
 assignment as DIR/REL.MPE (REL: the model's path relative to its directory,
-or its base name; X.uai.xz gives X.uai.MPE). A model that fails to read or
+or its base name; X.uai.xz gives X.uai.MPE; two models with one REL.MPE
+are refused). A model that fails to read or
 solve gets a record of status "error" with the error, and the batch goes on.
 Records are written atomically, one file each under DIR/.records; a re-run
 with the same --out skips the models that have one, so an interrupted batch

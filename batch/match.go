@@ -57,7 +57,8 @@ func evidenceBeside(path string) string {
 // any other file is a manifest: one model per line, optionally followed by
 // its evidence file, paths relative to the manifest's folder, '#' comments.
 // Models found in directories get the evidence beside them. Two models with
-// the same output path are an error.
+// the same output path (the same REL, or X.uai and X.uai.xz, which both give
+// X.uai.MPE) are an error naming both, before anything is solved.
 func Match(inputs []string) ([]Item, error) {
 	var items []Item
 	for _, in := range inputs {
@@ -86,10 +87,13 @@ func Match(inputs []string) ([]Item, error) {
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Rel < items[j].Rel })
-	for i := 1; i < len(items); i++ {
-		if items[i].Rel == items[i-1].Rel {
-			return nil, fmt.Errorf("%s and %s would both write %s: give them in different folders", items[i-1].Input, items[i].Input, items[i].Rel)
+	seen := map[string]string{} // output path: input
+	for _, it := range items {
+		out := mpePath(it.Rel)
+		if prev, ok := seen[out]; ok {
+			return nil, fmt.Errorf("%s and %s would both write %s: remove one or give them in different folders", prev, it.Input, out)
 		}
+		seen[out] = it.Input
 	}
 	return items, nil
 }
