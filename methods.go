@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/solver"
 	"github.com/sdrmap/sdrmap/solver/exact"
 	"github.com/sdrmap/sdrmap/solver/icm"
@@ -23,18 +24,35 @@ moves`, false, solveTRWS))
 	Register(NewMethod("ipm-nc", `the paper's IPM-NC baseline: a KKT point of the nonconvex rank-1
 relaxation from the uniform point (projected gradient), argmax
 rounding polished by ICM (no bound)`, false, solveIPMNC))
-	Register(NewMethod("auto", `trws, then sdpad-lr with the time left unless the LP bound already
-proves the trws assignment optimal or the model was converted
-from higher order (below); the better assignment and the larger
-bound are kept`, false, solveAuto))
+	Register(NewMethod("auto", `trws, then the relaxation with the time left (factor on models
+with at most 3 edges per variable, such as grids; sdpad-lr on
+denser ones) unless the LP bound already proves the trws
+assignment optimal or the model was converted from higher order
+(below); the better assignment and the larger bound are kept`, false, solveAuto))
 }
 
 // autoLPShare is the share of the time limit that auto gives TRW-S.
 const autoLPShare = 0.2
 
+// autoRelaxation names the relaxation method of auto for p: the factor ALM
+// on sparse models (at most sparseEdges edges per variable: grids), where
+// it converges and SDPAD-LR does not; SDPAD-LR on denser ones, where the
+// factor ALM does not converge (BENCHMARKS.md).
+func autoRelaxation(p *model.Pairwise) string {
+	if len(p.Edges) <= sparseEdges*p.NumVars() {
+		return "factor"
+	}
+	return "sdpad-lr"
+}
+
+// sparseEdges is the largest number of edges per variable (half the mean
+// degree) of a model that auto relaxes by the factor ALM.
+const sparseEdges = 3
+
 // solveAuto runs TRW-S (for at most autoLPShare of the time limit), then,
 // unless its LP bound proves its assignment optimal or the model was
-// converted from higher order, SDPAD-LR with the time left. The better
+// converted from higher order, the relaxation method of autoRelaxation
+// with the time left. The better
 // assignment and the larger of the two certified bounds are kept; status
 // and SDR figures are those of the SDR when it ran, iterations the sum of
 // both. On a converted model the relaxation's time goes to the search
@@ -71,9 +89,10 @@ func solveAuto(ctx context.Context, in *Input, s *Settings) (*Outcome, error) {
 			return lp, nil
 		}
 	}
-	sdp, ok := Lookup("sdpad-lr")
+	name := autoRelaxation(p)
+	sdp, ok := Lookup(name)
 	if !ok {
-		return nil, fmt.Errorf("auto: method sdpad-lr not registered")
+		return nil, fmt.Errorf("auto: method %s not registered", name)
 	}
 	out, err := sdp.Solve(ctx, in, &rest)
 	if err != nil {
