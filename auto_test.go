@@ -11,7 +11,7 @@ import (
 )
 
 // TestAutoRelaxation: auto relaxes a grid by the factor ALM and a complete
-// graph by SDPAD-LR; on a repulsive Potts grid, where TRW-S leaves a gap,
+// graph by SDPAD, or SDPAD-LR when N > 1000; on a repulsive Potts grid, where TRW-S leaves a gap,
 // its log shows the factor ALM.
 func TestAutoRelaxation(t *testing.T) {
 	for _, c := range []struct {
@@ -20,7 +20,8 @@ func TestAutoRelaxation(t *testing.T) {
 		want string
 	}{
 		{"grid", gen.PottsGrid(6, 6, 3, 1, 7), "factor"},
-		{"complete", gen.DenseMatching(8, 9, 7), "sdpad-lr"},
+		{"complete", gen.DenseMatching(8, 9, 7), "sdpad"},
+		{"complete, N > 1000", gen.DenseMatching(40, 40, 7), "sdpad-lr"},
 	} {
 		p, err := c.m.Pairwise(nil)
 		if err != nil {

@@ -25,10 +25,11 @@ moves`, false, solveTRWS))
 relaxation from the uniform point (projected gradient), argmax
 rounding polished by ICM (no bound)`, false, solveIPMNC))
 	Register(NewMethod("auto", `trws, then the relaxation with the time left (factor on models
-with at most 3 edges per variable, such as grids; sdpad-lr on
-denser ones) unless the LP bound already proves the trws
-assignment optimal or the model was converted from higher order
-(below); the better assignment and the larger bound are kept`, false, solveAuto))
+with at most 3 edges per variable, such as grids; on denser ones
+sdpad up to N = 1000, sdpad-lr beyond) unless the LP bound
+already proves the trws assignment optimal or the model was
+converted from higher order (below); the better assignment and
+the larger bound are kept`, false, solveAuto))
 }
 
 // autoLPShare is the share of the time limit that auto gives TRW-S.
@@ -36,18 +37,32 @@ const autoLPShare = 0.2
 
 // autoRelaxation names the relaxation method of auto for p: the factor ALM
 // on sparse models (at most sparseEdges edges per variable: grids), where
-// it converges and SDPAD-LR does not; SDPAD-LR on denser ones, where the
-// factor ALM does not converge (BENCHMARKS.md).
+// it converges and SDPAD-LR does not; on denser ones, where the factor ALM
+// does not converge, the dense SDPAD up to denseN (its bounds after 60 s
+// were the tightest on deer, giraffe and CSP_11) and SDPAD-LR beyond
+// (BENCHMARKS.md).
 func autoRelaxation(p *model.Pairwise) string {
-	if len(p.Edges) <= sparseEdges*p.NumVars() {
+	n := 1
+	for _, m := range p.Card {
+		n += m
+	}
+	switch {
+	case len(p.Edges) <= sparseEdges*p.NumVars():
 		return "factor"
+	case n <= denseN:
+		return "sdpad"
 	}
 	return "sdpad-lr"
 }
 
 // sparseEdges is the largest number of edges per variable (half the mean
-// degree) of a model that auto relaxes by the factor ALM.
-const sparseEdges = 3
+// degree) of a model that auto relaxes by the factor ALM; denseN the
+// largest order N of the lifted matrix that it relaxes by the dense SDPAD
+// (one eigendecomposition of order N an iteration: about a second at 1000).
+const (
+	sparseEdges = 3
+	denseN      = 1000
+)
 
 // solveAuto runs TRW-S (for at most autoLPShare of the time limit), then,
 // unless its LP bound proves its assignment optimal or the model was

@@ -105,36 +105,63 @@ func (s *Solution) RowFactor() *mat.Dense {
 	return y
 }
 
-// FactorOf returns a factor F with F F^T = Xbar: Factor, or one from the
-// eigendecomposition of X (its PSD part).
+// FactorOf returns a factor F with F F^T = Xbar: Factor, or one of X by
+// pivoted Cholesky (O(N r^2) for X of rank r), stopped when the largest
+// diagonal entry left is at most factorTol. Any F with F F^T = X gives the
+// randomized rounding the same law (F g ~ N(0, X)). The dense
+// eigendecomposition it replaces took 10 s at N = 901 on a loaded machine,
+// past a 3 s time limit.
 func (s *Solution) FactorOf() *mat.Dense {
 	if s.Factor != nil {
 		return s.Factor
 	}
-	x := s.X
+	return pivotedCholesky(s.X, factorTol)
+}
+
+// factorTol is the residual diagonal at which FactorOf stops (Xbar's
+// diagonal entries are marginals, at most 1).
+const factorTol = 1e-9
+
+// pivotedCholesky returns F (n x r) with F F^T = x up to a largest residual
+// diagonal entry tol, choosing the largest residual diagonal as the next
+// pivot (at least one column).
+func pivotedCholesky(x *mat.SymDense, tol float64) *mat.Dense {
 	n := x.SymmetricDim()
-	var eig mat.EigenSym
-	if !eig.Factorize(x, true) {
-		return s.RowFactor()
+	d := make([]float64, n)
+	for i := range d {
+		d[i] = x.At(i, i)
 	}
-	vals := eig.Values(nil)
-	var vecs mat.Dense
-	eig.VectorsTo(&vecs)
-	var keep []int
-	for j, v := range vals {
-		if v > 1e-9*math.Abs(vals[n-1]) && v > 0 {
-			keep = append(keep, j)
+	var cols [][]float64
+	for len(cols) < n {
+		p := 0
+		for i, v := range d {
+			if v > d[p] {
+				p = i
+			}
 		}
-	}
-	if len(keep) == 0 {
-		keep = []int{n - 1}
-	}
-	y := mat.NewDense(n, len(keep), nil)
-	for c, j := range keep {
-		sq := math.Sqrt(max(vals[j], 0))
+		if d[p] <= tol && len(cols) > 0 {
+			break
+		}
+		piv := math.Sqrt(max(d[p], 0))
+		col := make([]float64, n)
 		for i := range n {
-			y.Set(i, c, vecs.At(i, j)*sq)
+			v := x.At(i, p)
+			for _, c := range cols {
+				v -= c[i] * c[p]
+			}
+			if piv > 0 {
+				col[i] = v / piv
+			}
 		}
+		for i := range n {
+			d[i] -= col[i] * col[i]
+		}
+		d[p] = 0
+		cols = append(cols, col)
 	}
-	return y
+	f := mat.NewDense(n, len(cols), nil)
+	for j, c := range cols {
+		f.SetCol(j, c)
+	}
+	return f
 }
