@@ -67,13 +67,13 @@ const (
 // solveAuto runs TRW-S (for at most autoLPShare of the time limit), then,
 // unless its LP bound proves its assignment optimal or the model was
 // converted from higher order, the relaxation method of autoRelaxation
-// with the time left. The better
-// assignment and the larger of the two certified bounds are kept; status
-// and SDR figures are those of the SDR when it ran, iterations the sum of
-// both. On a converted model the relaxation's time goes to the search
-// after the solver instead: there the SDR's bound stayed far below the LP
-// bound (tb2_pedigree9: -2848 against 270.0 after 24 s) and its roundings
-// were worse starts for the search than TRW-S's (BENCHMARKS.md).
+// with the time left. The better assignment and the larger of the two
+// certified bounds are kept; status and SDR figures are those of the SDR
+// when it ran, iterations the sum of both. On a converted model the
+// relaxation's time goes to the search after the solver instead: there the
+// SDR's bound stayed far below the LP bound (tb2_pedigree9: -2848 against
+// 270.0 after 24 s) and its roundings were worse starts for the search than
+// TRW-S's (BENCHMARKS.md).
 func solveAuto(ctx context.Context, in *Input, s *Settings) (*Outcome, error) {
 	start := time.Now()
 	lpSet := *s

@@ -76,8 +76,9 @@ const roundingDraws = 32
 // iterates', after a solver without a dense Xbar that iterate's again to
 // the closing tolerance (run-time certificates lose n+1 times the residual
 // of a loose eigensolve), and that of the point complementary to the best
-// assignment (from a relaxation within complementTol). Unless NoProbe, probes round the iterate and stop the
-// relaxation when a certificate proves the assignment optimal.
+// assignment (from a relaxation within complementTol). Unless NoProbe,
+// probes round the iterate and stop the relaxation when a certificate
+// proves the assignment optimal.
 func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) (*Outcome, error) {
 	if o.Rounding != "" && o.Rounding != RoundSample && o.Rounding != RoundIterative {
 		return nil, fmt.Errorf("unknown rounding %q (want %s or %s)", o.Rounding, RoundSample, RoundIterative)
