@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -73,12 +74,11 @@ const roundingDraws = 32
 // (local.Candidates); the best is kept. The relaxations get 1 - searchShare of
 // the time limit. The bound is the certified energy bound (spec §9) of the
 // first relaxation, the only one over the whole model: the best of its
-// iterates', after a solver without a dense Xbar that iterate's again to
-// the closing tolerance (run-time certificates lose n+1 times the residual
-// of a loose eigensolve), and that of the point complementary to the best
-// assignment (from a relaxation within complementTol). Unless NoProbe,
-// probes round the iterate and stop the relaxation when a certificate
-// proves the assignment optimal.
+// iterates', that iterate's again after certify.Refine (closeBound), and
+// that of the point complementary to the best assignment (from a
+// relaxation within complementTol, when complementHopeful). Unless
+// NoProbe, probes round the iterate and stop the relaxation when a
+// certificate proves the assignment optimal.
 func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) (*Outcome, error) {
 	if o.Rounding != "" && o.Rounding != RoundSample && o.Rounding != RoundIterative {
 		return nil, fmt.Errorf("unknown rounding %q (want %s or %s)", o.Rounding, RoundSample, RoundIterative)
@@ -106,6 +106,13 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	// certifyAt returns the bound of the dual point complementary to x,
 	// certified tightly only if it can reach target (see complementBound).
 	certifyAt := func(d *relax.Solution, x []int, when string, target float64) float64 {
+		if e := p.Energy(x); !complementHopeful(e, d.PrimalObjective-prob.Const) {
+			if log != nil {
+				fmt.Fprintf(log, "no certificate at an assignment of energy %.9g (%s): the relaxation's objective %.9g is more than %g%% below it\n",
+					e, when, d.PrimalObjective-prob.Const, 100*complementSlack)
+			}
+			return math.Inf(-1)
+		}
 		t0 := time.Now()
 		b := complementBound(sctx, prob, d, x, target)
 		if log != nil {
@@ -154,16 +161,10 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 			o.Stage(name, iterations, energy, out.Bound)
 		}
 	}
-	if res.X == nil && probed == nil && res.BestY != nil && ctx.Err() == nil {
+	if probed == nil && res.BestY != nil && ctx.Err() == nil {
 		stage("certificate", 0, math.Inf(1))
-		t0 := time.Now()
-		c, _, err := certify.Face(sctx, prob, res.BestY, res.BestZ, nil, math.Inf(-1), certify.DefaultSettings())
-		if err == nil && c.EnergyBound > out.Bound {
-			out.Bound, out.Complement = c.EnergyBound, false
-		}
-		if log != nil && err == nil {
-			fmt.Fprintf(log, "best dual iterate certified to the closing tolerance: bound %.9g (iterates: %.9g), %v\n",
-				c.EnergyBound, res.EnergyBound, time.Since(t0).Round(time.Millisecond))
+		if b := closeBound(sctx, prob, res, log); b > out.Bound {
+			out.Bound, out.Complement = b, false
 		}
 	}
 	stage("rounding", 0, probeBestE)
@@ -247,12 +248,66 @@ func probeRound(prob *sdr.Problem, d *relax.Solution, seed uint64) ([]int, float
 	return best, bestE
 }
 
+// complementHopeful reports whether the complement certificate of an
+// assignment of energy e may prove it optimal, judged by the objective obj
+// of the relaxation's iterate (an energy, about the SDR's value): it cannot
+// when the SDR's value is below e, and the test allows obj an error of
+// complementSlack relative to e. Each such certificate costs seconds at
+// N = 10^4 (an eigensolve); on a grid, where the SDR is not tight, none
+// proves anything.
+func complementHopeful(e, obj float64) bool {
+	return e-obj <= complementSlack*(1+math.Abs(e))
+}
+
+// complementSlack is complementHopeful's allowance for the error of the
+// iterate's objective.
+const complementSlack = 1e-2
+
 // complementTol is the largest gap and primal infeasibility (§8) of a
 // relaxation whose rounded assignments get the complement certificate, as
 // the solvers' probes: from a farther iterate its bound is useless, and at
 // N = 500K its eigensolve (about a second an iteration) ran 3 s past the
 // time limit.
 const complementTol = 0.1
+
+// closeBound returns the bound of the best dual iterate of res after
+// refineRounds rounds of certify.Refine and a certificate of the refined
+// point to the closing tolerance (run-time certificates lose n+1 times the
+// residual of a loose eigensolve), or -Inf. They
+// get at most 1/closeShare of the time left before ctx's deadline: the rest
+// is the rounding's and the local search's.
+func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, log io.Writer) float64 {
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(dl)/closeShare))
+		defer cancel()
+	}
+	t0 := time.Now()
+	y, c, err := certify.Refine(ctx, prob, res.BestY, res.BestZ, refineRounds, certify.DefaultSettings())
+	if err != nil {
+		return math.Inf(-1)
+	}
+	bound := c.EnergyBound
+	if log != nil {
+		fmt.Fprintf(log, "best dual iterate refined: bound %.9g (iterates: %.9g), %v\n",
+			bound, res.EnergyBound, time.Since(t0).Round(time.Millisecond))
+	}
+	c, _, err = certify.Face(ctx, prob, y, res.BestZ, nil, math.Inf(-1), certify.DefaultSettings())
+	if err != nil {
+		return bound
+	}
+	if log != nil {
+		fmt.Fprintf(log, "refined point certified to the closing tolerance: bound %.9g, %v\n",
+			c.EnergyBound, time.Since(t0).Round(time.Millisecond))
+	}
+	return max(bound, c.EnergyBound)
+}
+
+// refineRounds is the number of rounds of certify.Refine in closeBound.
+const refineRounds = 10
+
+// closeShare: closeBound gets at most 1/closeShare of the time left.
+const closeShare = 3
 
 // searchShare is the share of the time limit kept for rounding and the
 // local search after the relaxations (which get the rest).
