@@ -8,6 +8,7 @@ package certify
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -170,19 +171,25 @@ func Shift(prob *sdr.Problem, y, d []float64) []float64 {
 }
 
 // Refine looks for a better certificate of (y, z) among the points
-// Shift(y, d) (spec §9 with the block trace constraints): each round
+// Shift(y, d) (spec §9 with the block trace constraints). Each round
 // computes the Rank smallest eigenpairs of the face slack to Tol (at most
-// MaxIter iterations) and adds, for each negative pair (lambda, u), the
-// shift d_i = |lambda| ||u_i|| sum_l ||u_l|| (u_i: u's entries of variable
-// i, u_0 its row 0), which dominates |lambda| u u^T (Cauchy-Schwarz) at the
-// cost (sum_i ||u_i||)^2 |lambda| instead of the (n+1) |lambda| of §9: far
-// less when u is concentrated on few variables, as near an almost converged
-// relaxation. It returns the best point after at most rounds rounds (y
-// itself if no round improved it) with its certificate; ctx's end stops it,
-// and an eigensolve it cuts short gives no bound (-Inf, as Partial).
+// MaxIter iterations, warm-started) and adds, for each negative pair
+// (lambda, u), the shift d_i = |lambda| ||u_i|| sum_l ||u_l|| (u_i: u's
+// entries of variable i, u_0 its row 0), which dominates |lambda| u u^T
+// (Cauchy-Schwarz) at the cost (sum_i ||u_i||)^2 |lambda| instead of the
+// (n+1) |lambda| of §9: far less when u is concentrated on few variables,
+// as near an almost converged relaxation. A round with no negative Ritz
+// value either lowers every d_i by the certified lambda_min when that is
+// positive or, when its eigenpairs are loose, continues the eigensolve. It
+// returns the best point of at most rounds+1 certificates (y itself if none
+// improved on it) with its certificate; ctx's end stops it, and an
+// eigensolve it cuts short gives no bound (-Inf, as Partial).
 func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, s Settings) ([]float64, sdr.Certificate, error) {
 	if err := s.check(); err != nil {
 		return nil, sdr.Certificate{}, err
+	}
+	if len(y) != prob.Y.Len || len(z) != prob.NumZ {
+		return nil, sdr.Certificate{}, fmt.Errorf("certify: dual point of %d and %d values, want %d and %d", len(y), len(z), prob.Y.Len, prob.NumZ)
 	}
 	op := NewSlack(prob, y, z, true)
 	n, nv := prob.N(), prob.NumVars()
@@ -191,9 +198,7 @@ func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, 
 	bestC := sdr.Certificate{LowerBound: math.Inf(-1), EnergyBound: math.Inf(-1)}
 	var warm *mat.Dense
 	for round := 0; round <= rounds && ctx.Err() == nil; round++ {
-		if round > 0 {
-			prob.DualSlack(op.S, cur, z)
-		}
+		prob.DualSlack(op.S, cur, z)
 		res, err := eigen.Smallest(op, min(s.Rank, op.Dim()), warm, es)
 		if err != nil && !errors.Is(err, eigen.ErrNotConverged) {
 			return nil, sdr.Certificate{}, err
@@ -243,10 +248,13 @@ func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, 
 			}
 			moved = true
 		}
-		if !moved {
-			break
+		switch {
+		case moved:
+			cur = Shift(prob, cur, d)
+		case res.Converged == len(res.Values):
+			return best, bestC, nil
 		}
-		cur = Shift(prob, cur, d)
+		// Otherwise no negative Ritz value but a loose one: iterate on.
 	}
 	return best, bestC, nil
 }

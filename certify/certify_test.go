@@ -236,9 +236,13 @@ func TestRefine(t *testing.T) {
 	}
 }
 
-// TestRefineCancelled: a done context gives no bound, never a zero one.
+// TestRefineCancelled: a done context gives no bound, never a zero one; a
+// dual point of the wrong size is an error, not a panic.
 func TestRefineCancelled(t *testing.T) {
 	p, res, _, _, _ := looseGrid(t, 45, 6)
+	if _, _, err := certify.Refine(context.Background(), p, nil, nil, 10, certify.DefaultSettings()); err == nil {
+		t.Fatal("no error for an empty dual point")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	y, c, err := certify.Refine(ctx, p, res.Y, res.Z, 10, certify.DefaultSettings())

@@ -271,11 +271,10 @@ const complementSlack = 1e-2
 const complementTol = 0.1
 
 // closeBound returns the bound of the best dual iterate of res after
-// refineRounds rounds of certify.Refine and a certificate of the refined
-// point to the closing tolerance (run-time certificates lose n+1 times the
-// residual of a loose eigensolve), or -Inf. They
-// get at most 1/closeShare of the time left before ctx's deadline: the rest
-// is the rounding's and the local search's.
+// refineRounds rounds of certify.Refine, which also carry on the loose
+// eigensolves of the run-time certificates (those lose n+1 times the
+// residual), or -Inf. It gets at most 1/closeShare of the time left before
+// ctx's deadline: the rest is the rounding's and the local search's.
 func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, log io.Writer) float64 {
 	if dl, ok := ctx.Deadline(); ok {
 		var cancel context.CancelFunc
@@ -283,24 +282,15 @@ func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, log
 		defer cancel()
 	}
 	t0 := time.Now()
-	y, c, err := certify.Refine(ctx, prob, res.BestY, res.BestZ, refineRounds, certify.DefaultSettings())
+	_, c, err := certify.Refine(ctx, prob, res.BestY, res.BestZ, refineRounds, certify.DefaultSettings())
 	if err != nil {
 		return math.Inf(-1)
 	}
-	bound := c.EnergyBound
 	if log != nil {
 		fmt.Fprintf(log, "best dual iterate refined: bound %.9g (iterates: %.9g), %v\n",
-			bound, res.EnergyBound, time.Since(t0).Round(time.Millisecond))
+			c.EnergyBound, res.EnergyBound, time.Since(t0).Round(time.Millisecond))
 	}
-	c, _, err = certify.Face(ctx, prob, y, res.BestZ, nil, math.Inf(-1), certify.DefaultSettings())
-	if err != nil {
-		return bound
-	}
-	if log != nil {
-		fmt.Fprintf(log, "refined point certified to the closing tolerance: bound %.9g, %v\n",
-			c.EnergyBound, time.Since(t0).Round(time.Millisecond))
-	}
-	return max(bound, c.EnergyBound)
+	return c.EnergyBound
 }
 
 // refineRounds is the number of rounds of certify.Refine in closeBound.
