@@ -20,11 +20,13 @@ minimization over induced trees given the rest), then improved by
 an iterated local search (random blocks reassigned, tree-block
 moves) until it stalls; under --time-limit the search may run until
 the limit; bound certified (spec §9): the best of the dual
-iterates' bounds (after sdpad-lr, the best iterate's again with
-a tight eigensolve) and of the dual point complementary to the best
-assignment (when gap and pinf are below 0.1), which proves it
-optimal when the relaxation is tight there (JSON "complement":
-true when that one is the larger).
+iterates' bounds, of the best iterate's refined (its multipliers
+moved along each variable's block identity to cover the slack's
+negative eigenvalues where they lie, certify.Refine) and of the
+dual point complementary to the best assignment (when gap and
+pinf are below 0.1 and the relaxation's objective is within 1% of
+its energy), which proves it optimal when the relaxation is tight
+there (JSON "complement": true when that one is the larger).
 Every 20 iterations (gap and pinf below 0.1) a probe rounds
 the iterate and certifies the result so; when that proves it
 optimal the relaxation stops there (--no-probe: never)`, sdpadSolver(false)))
