@@ -73,9 +73,9 @@ func solveCmd() *cobra.Command {
   energy      energy of the assignment found (-sum ln phi; lower is better)
   log10       its UAI score, -energy / ln 10
   bound       a lower bound on the optimal energy (-Inf if none): proven by
-              exact, trws and sdpad; for sdpad-lr it rests on an iterative
-              eigensolver not missing the smallest eigenvalue (see the
-              solver/sdpad package doc)
+              exact, trws and sdpad; for sdpad-lr and factor it rests on an
+              iterative eigensolver not missing the smallest eigenvalue (see
+              the solver/sdpad package doc)
   gap         energy - bound (0: the assignment is proven optimal)
   time        wall time in seconds
   solver      the solver used

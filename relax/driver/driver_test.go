@@ -2,9 +2,11 @@ package driver_test
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
 	"github.com/sdrmap/sdrmap/relax"
 	"github.com/sdrmap/sdrmap/relax/driver"
@@ -75,5 +77,48 @@ func TestIterativeRoundCutShort(t *testing.T) {
 	}
 	if checked < 20 || free < 20 {
 		t.Fatalf("only %d cases checked, %d variables left free", checked, free)
+	}
+}
+
+// TestCloseBound: on a 6 x 6 Potts grid solved loosely by the dense SDPAD,
+// the closing certificate (refined, then certified by dense eigenvalues)
+// is above the iterates' bound and below the SDR's value (a tight solve's
+// objective); the dense certificate of a point is sdr.Problem.Certify's,
+// and none once the context has ended.
+func TestCloseBound(t *testing.T) {
+	pw, err := gen.PottsGrid(6, 6, 3, 1, 45).Pairwise(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prob, err := sdr.Build(pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	loose, err := sdpad.Relaxer{}.Relax(ctx, prob, relax.Settings{Tol: 1e-2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tight, err := sdpad.Relaxer{}.Relax(ctx, prob, relax.Settings{Tol: 1e-8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := tight.PrimalObjective - prob.Const
+	b := driver.CloseBound(ctx, prob, loose, nil)
+	t.Logf("iterates %.9g, closing %.9g, SDR value %.9g", loose.EnergyBound, b, value)
+	if !(b > loose.EnergyBound) || b > value+1e-6*(1+math.Abs(value)) {
+		t.Fatalf("closing bound %v: iterates %v, SDR value %v", b, loose.EnergyBound, value)
+	}
+	c, err := prob.Certify(loose.Y, loose.Z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := driver.DenseBound(ctx, prob, loose.Y, loose.Z); got != c.EnergyBound {
+		t.Fatalf("dense bound %v, Certify %v", got, c.EnergyBound)
+	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	if got := driver.DenseBound(done, prob, loose.Y, loose.Z); !math.IsInf(got, -1) {
+		t.Fatalf("dense bound %v after the context ended", got)
 	}
 }
