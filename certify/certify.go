@@ -1,8 +1,9 @@
 // Package certify computes certified lower bounds (spec §9) for dual points
 // of the SDR from a few smallest eigenpairs of the dual slack, found by an
 // iterative eigensolver (package eigen) on the implicit operator: no N x N
-// matrix is formed. It is shared by every relaxation solver and by the SDR
-// driver (package relax/driver); it knows no solver.
+// matrix is formed; Refine improves a dual point's bound by per-variable
+// shifts of its multipliers. It is shared by every relaxation solver and by
+// the SDR driver (package relax/driver); it knows no solver.
 package certify
 
 import (
