@@ -101,7 +101,7 @@ func (a *alm) eval(v, grad *mat.Dense) float64 {
 	}
 	a.m.MulMat(grad, v)
 	grad.Scale(2, grad)
-	project(p, grad)
+	tangent(p, v, grad)
 	return f
 }
 
@@ -161,6 +161,76 @@ func project(p *sdr.Problem, g *mat.Dense) {
 	}
 }
 
+// Binary variables (two states) keep their orthogonality (E3) exactly: with
+// v_0 = e_1 their rows are v_i0 = (e_1 + u_i)/2 and v_i1 = (e_1 - u_i)/2, and
+// v_i0 . v_i1 = (1 - ||u_i||^2)/4 vanishes exactly on the sphere ||u_i|| = 1
+// (the Burer-Monteiro form of Max-Cut). The iteration stays on it: gradients
+// and steps are moved to its tangent space (tangent) and points back onto it
+// (retract), so its penalty term never acts; only its multiplier is needed,
+// for the dual point, and dual computes it in closed form.
+
+// tangent sets g to its projection onto the tangent space at v: that of the
+// affine set (project), less the radial component u_i (u_i . g_i0) / ||u_i||^2
+// of each binary variable's rows.
+func tangent(p *sdr.Problem, v, g *mat.Dense) {
+	project(p, g)
+	vr, gr := v.RawMatrix(), g.RawMatrix()
+	r := gr.Cols
+	for i, mi := range p.Card {
+		if mi != 2 {
+			continue
+		}
+		o := p.Offset[i]
+		v0, v1 := vr.Data[o*vr.Stride:o*vr.Stride+r], vr.Data[(o+1)*vr.Stride:(o+1)*vr.Stride+r]
+		g0, g1 := gr.Data[o*gr.Stride:o*gr.Stride+r], gr.Data[(o+1)*gr.Stride:(o+1)*gr.Stride+r]
+		uu, ug := 0.0, 0.0
+		for c := range r {
+			u := v0[c] - v1[c]
+			uu += u * u
+			ug += u * g0[c]
+		}
+		if uu == 0 {
+			continue
+		}
+		t := ug / uu
+		for c := range r {
+			g0[c] -= t * (v0[c] - v1[c])
+			g1[c] = -g0[c]
+		}
+	}
+}
+
+// retract moves each binary variable's rows of v (on the affine set) onto
+// the sphere: u_i = v_i0 - v_i1 becomes u_i / ||u_i||.
+func retract(p *sdr.Problem, v *mat.Dense) {
+	vr := v.RawMatrix()
+	r := vr.Cols
+	for i, mi := range p.Card {
+		if mi != 2 {
+			continue
+		}
+		o := p.Offset[i]
+		v0, v1 := vr.Data[o*vr.Stride:o*vr.Stride+r], vr.Data[(o+1)*vr.Stride:(o+1)*vr.Stride+r]
+		uu := 0.0
+		for c := range r {
+			u := v0[c] - v1[c]
+			uu += u * u
+		}
+		if uu == 0 {
+			continue
+		}
+		inv := 1 / math.Sqrt(uu)
+		for c := range r {
+			u := (v0[c] - v1[c]) * inv
+			e := 0.0
+			if c == 0 {
+				e = 1
+			}
+			v0[c], v1[c] = (e+u)/2, (e-u)/2
+		}
+	}
+}
+
 // initial returns a factor of rank r on the affine set: row 0 = e_1, the
 // rows of variable i at e_1/m_i plus a small random part summing to zero.
 func initial(p *sdr.Problem, r int, seed uint64) *mat.Dense {
@@ -178,5 +248,6 @@ func initial(p *sdr.Problem, r int, seed uint64) *mat.Dense {
 			v.Set(p.Offset[i]+a, 0, 1/float64(mi))
 		}
 	}
+	retract(p, v)
 	return v
 }

@@ -26,13 +26,14 @@ import (
 // gives a valid bound (§9).
 func (a *alm) dual(v *mat.Dense) (y, z []float64) {
 	p := a.prob
-	y = make([]float64, p.Y.Len)
-	copy(y[p.Y.E3:], a.lam[p.Y.E3:])
 	n, r := v.Dims()
 	if a.r == nil || a.r.RawMatrix().Cols != r {
 		a.r = mat.NewDense(n, r, nil)
 	}
 	a.m.MulMat(a.r, v)
+	a.binaryMultipliers(v)
+	y = make([]float64, p.Y.Len)
+	copy(y[p.Y.E3:], a.lam[p.Y.E3:])
 	y0 := -a.r.At(0, 0)
 	for i, mi := range p.Card {
 		s := 0.0
@@ -50,6 +51,40 @@ func (a *alm) dual(v *mat.Dense) (y, z []float64) {
 		z[k] = m * a.scale
 	}
 	return y, z
+}
+
+// binaryMultipliers sets the E3 multiplier of each binary variable, which
+// the ALM keeps on its sphere without a penalty (tangent), so that its rows
+// of R = m V agree along u_i = v_i0 - v_i1: the multiplier y adds
+// (y/2) v_i1 and (y/2) v_i0 to them, moving R_i0 - R_i1 by -(y/2) u_i. R is
+// updated with it.
+func (a *alm) binaryMultipliers(v *mat.Dense) {
+	p := a.prob
+	vr, rr := v.RawMatrix(), a.r.RawMatrix()
+	r := vr.Cols
+	for i, mi := range p.Card {
+		if mi != 2 {
+			continue
+		}
+		o := p.Offset[i]
+		v0, v1 := vr.Data[o*vr.Stride:o*vr.Stride+r], vr.Data[(o+1)*vr.Stride:(o+1)*vr.Stride+r]
+		r0, r1 := rr.Data[o*rr.Stride:o*rr.Stride+r], rr.Data[(o+1)*rr.Stride:(o+1)*rr.Stride+r]
+		uu, ur := 0.0, 0.0
+		for c := range r {
+			u := v0[c] - v1[c]
+			uu += u * u
+			ur += u * (r0[c] - r1[c])
+		}
+		if uu == 0 {
+			continue
+		}
+		d := 2 * ur / uu
+		a.lam[p.Y.E3Start[i]] += d
+		for c := range r {
+			r0[c] += d / 2 * v1[c]
+			r1[c] += d / 2 * v0[c]
+		}
+	}
 }
 
 // certifier computes §9 certificates of dual points on the minimal face

@@ -88,6 +88,14 @@ func TestLagrangian(t *testing.T) {
 			v.Set(i, j, v.At(i, j)+0.3*r.NormFloat64())
 		}
 	}
+	project(prob, v) // back onto the affine set (row 0 is zero after project)
+	v.Set(0, 0, 1)
+	for i, mi := range prob.Card {
+		for a := range mi {
+			v.Set(prob.Offset[i]+a, 0, v.At(prob.Offset[i]+a, 0)+1/float64(mi))
+		}
+	}
+	retract(prob, v)
 	g := mat.NewDense(n, c, nil)
 	f := a.eval(v, g)
 
@@ -111,7 +119,7 @@ func TestLagrangian(t *testing.T) {
 				d.Set(i, j, r.NormFloat64())
 			}
 		}
-		project(prob, d)
+		tangent(prob, v, d)
 		const h = 1e-6
 		var vp, vm mat.Dense
 		vp.Add(v, scaled(h, d))
@@ -334,5 +342,88 @@ func TestTimeLimit(t *testing.T) {
 	}
 	if took := time.Since(t0); res.Status != solver.TimeLimit || took > s.TimeLimit+time.Second || res.Factor == nil {
 		t.Fatalf("status %v after %v", res.Status, took)
+	}
+}
+
+// TestSphere: for binary variables, retract puts a point of the affine set
+// on E3 exactly (v_i0 . v_i1 = 0, rows summing to e_1); tangent is a
+// projection (idempotent) whose result keeps the block sums and is
+// orthogonal to u_i = v_i0 - v_i1; binaryMultipliers makes the rows of
+// m V agree along u_i.
+func TestSphere(t *testing.T) {
+	prob := grid(t, 3, 3, 2, 4)
+	v := initial(prob, 5, 9)
+	n, c := v.Dims()
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := range prob.Card {
+		o := prob.Offset[i]
+		for col := range c {
+			w := 0.4 * r.NormFloat64()
+			v.Set(o, col, v.At(o, col)+w)
+			v.Set(o+1, col, v.At(o+1, col)-w)
+		}
+	}
+	retract(prob, v)
+	for i := range prob.Card {
+		o := prob.Offset[i]
+		v0, v1 := v.RawRowView(o), v.RawRowView(o+1)
+		if h := floats.Dot(v0, v1); math.Abs(h) > 1e-14 {
+			t.Errorf("variable %d: v_i0 . v_i1 = %g after retract", i, h)
+		}
+		for col := range c {
+			want := 0.0
+			if col == 0 {
+				want = 1
+			}
+			if s := v0[col] + v1[col]; math.Abs(s-want) > 1e-14 {
+				t.Errorf("variable %d, column %d: rows sum to %g", i, col, s)
+			}
+		}
+	}
+	g := mat.NewDense(n, c, nil)
+	for i := 1; i < n; i++ {
+		for col := range c {
+			g.Set(i, col, r.NormFloat64())
+		}
+	}
+	tangent(prob, v, g)
+	g2 := mat.DenseCopyOf(g)
+	tangent(prob, v, g2)
+	if !mat.EqualApprox(g, g2, 1e-14) {
+		t.Error("tangent is not idempotent")
+	}
+	for i := range prob.Card {
+		o := prob.Offset[i]
+		u := make([]float64, c)
+		floats.SubTo(u, v.RawRowView(o), v.RawRowView(o+1))
+		if d := floats.Dot(u, g.RawRowView(o)); math.Abs(d) > 1e-12 {
+			t.Errorf("variable %d: tangent has radial part %g", i, d)
+		}
+		s := make([]float64, c)
+		floats.AddTo(s, g.RawRowView(o), g.RawRowView(o+1))
+		if nrm := floats.Norm(s, 2); nrm > 1e-14 {
+			t.Errorf("variable %d: tangent rows sum to norm %g", i, nrm)
+		}
+	}
+	a := newALM(prob, 2)
+	a.eval(v, g)
+	a.r = mat.NewDense(n, c, nil)
+	a.m.MulMat(a.r, v)
+	a.binaryMultipliers(v)
+	for i := range prob.Card {
+		o := prob.Offset[i]
+		u, d := make([]float64, c), make([]float64, c)
+		floats.SubTo(u, v.RawRowView(o), v.RawRowView(o+1))
+		floats.SubTo(d, a.r.RawRowView(o), a.r.RawRowView(o+1))
+		if x := floats.Dot(u, d); math.Abs(x) > 1e-12 {
+			t.Errorf("variable %d: (R_i0 - R_i1) . u = %g after binaryMultipliers", i, x)
+		}
+	}
+	// The multipliers are what the rows say: m V recomputed with them agrees.
+	a.eval(v, g)
+	want := mat.DenseCopyOf(a.r)
+	a.m.MulMat(a.r, v)
+	if !mat.EqualApprox(a.r, want, 1e-12) {
+		t.Error("m V with the new multipliers differs from binaryMultipliers' update of R")
 	}
 }

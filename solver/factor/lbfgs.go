@@ -104,6 +104,7 @@ func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int 
 	for ; k < iters && in.gradNorm() > tol && !stop(); k++ {
 		g := flat(in.g)
 		in.mem.direction(d, g)
+		tangent(a.prob, in.v, in.d)
 		gd := floats.Dot(g, d)
 		t := 1.0
 		if !(gd < 0) || in.mem.n == 0 {
@@ -117,6 +118,7 @@ func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int 
 		var ft float64
 		for ls := 0; ; ls++ {
 			floats.AddScaledTo(xt, x, t, d)
+			retract(a.prob, in.vt)
 			ft = a.eval(in.vt, in.gt)
 			if ft <= in.f+c1*t*gd {
 				break

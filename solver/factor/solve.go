@@ -201,6 +201,7 @@ func widen(p *sdr.Problem, v, dirs *mat.Dense, grow int) *mat.Dense {
 		}
 		w.SetCol(r+c, col)
 	}
+	retract(p, w)
 	return w
 }
 
@@ -260,5 +261,6 @@ func start(p *sdr.Problem, a *alm, s *Settings) *mat.Dense {
 			}
 		}
 	}
+	retract(p, v)
 	return v
 }
