@@ -37,8 +37,9 @@ Both SDR solvers restart every 100 iterations from the average of
 their iterates when it is closer to optimal (--no-restart: never)`, sdpadSolver(true)))
 	Register(RelaxMethod("factor", `the same relaxation solved on a factor Xbar = V V^T by an
 augmented Lagrangian (solver/factor: L-BFGS on V, the block sums kept
-exactly, orthogonality and nonnegativity penalized, rank --rank
-growing up to --max-rank along negative curvature of the
+exactly, orthogonality and nonnegativity penalized, except the
+orthogonality of binary variables, kept exactly on a sphere; rank
+--rank growing up to --max-rank along negative curvature of the
 certificate); rounding, probes and certificates as for sdpad.
 45x faster than sdpad-lr on Potts grids; it does not converge on the
 dense object-detection and image-alignment models (BENCHMARKS.md)`,

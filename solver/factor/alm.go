@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sdrmap/sdrmap/sdr"
@@ -144,20 +146,23 @@ func (a *alm) update() (eq, neg float64) {
 // affine set: row 0 zero and, per variable, rows summing to zero.
 func project(p *sdr.Problem, g *mat.Dense) {
 	gr := g.RawMatrix()
-	r := gr.Cols
-	clear(gr.Data[:r])
+	clear(gr.Data[:gr.Cols])
+	mean := make([]float64, gr.Cols)
 	for i, mi := range p.Card {
-		rows := gr.Data[p.Offset[i]*gr.Stride : (p.Offset[i]+mi-1)*gr.Stride+r]
-		for c := range r {
-			s := 0.0
-			for a := range mi {
-				s += rows[a*gr.Stride+c]
-			}
-			s /= float64(mi)
-			for a := range mi {
-				rows[a*gr.Stride+c] -= s
-			}
-		}
+		center(gr, p.Offset[i], mi, mean)
+	}
+}
+
+// center subtracts from rows o..o+m-1 of g their mean (mean: scratch).
+func center(g blas64.General, o, m int, mean []float64) {
+	r := g.Cols
+	copy(mean, g.Data[o*g.Stride:o*g.Stride+r])
+	for a := 1; a < m; a++ {
+		floats.Add(mean, g.Data[(o+a)*g.Stride:(o+a)*g.Stride+r])
+	}
+	floats.Scale(1/float64(m), mean)
+	for a := range m {
+		floats.Sub(g.Data[(o+a)*g.Stride:(o+a)*g.Stride+r], mean)
 	}
 }
 
@@ -170,29 +175,33 @@ func project(p *sdr.Problem, g *mat.Dense) {
 // for the dual point, and dual computes it in closed form.
 
 // tangent sets g to its projection onto the tangent space at v: that of the
-// affine set (project), less the radial component u_i (u_i . g_i0) / ||u_i||^2
-// of each binary variable's rows.
+// affine set (project) and, for a binary variable, of its sphere: its rows
+// become w and -w, w = (g_i0 - g_i1)/2 less its component along u_i.
 func tangent(p *sdr.Problem, v, g *mat.Dense) {
-	project(p, g)
 	vr, gr := v.RawMatrix(), g.RawMatrix()
 	r := gr.Cols
+	clear(gr.Data[:r])
+	mean := make([]float64, r)
 	for i, mi := range p.Card {
+		o := p.Offset[i]
 		if mi != 2 {
+			center(gr, o, mi, mean)
 			continue
 		}
-		o := p.Offset[i]
 		v0, v1 := vr.Data[o*vr.Stride:o*vr.Stride+r], vr.Data[(o+1)*vr.Stride:(o+1)*vr.Stride+r]
 		g0, g1 := gr.Data[o*gr.Stride:o*gr.Stride+r], gr.Data[(o+1)*gr.Stride:(o+1)*gr.Stride+r]
-		uu, ug := 0.0, 0.0
+		uu, uw := 0.0, 0.0
 		for c := range r {
 			u := v0[c] - v1[c]
+			w := (g0[c] - g1[c]) / 2
+			g0[c] = w
 			uu += u * u
-			ug += u * g0[c]
+			uw += u * w
 		}
-		if uu == 0 {
-			continue
+		t := 0.0
+		if uu > 0 {
+			t = uw / uu
 		}
-		t := ug / uu
 		for c := range r {
 			g0[c] -= t * (v0[c] - v1[c])
 			g1[c] = -g0[c]

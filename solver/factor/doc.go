@@ -71,12 +71,14 @@
 // objective -10166 and the bound -15376 in 3,000 L-BFGS iterations at rank
 // 64, against -9957 and -34967 at rank 8 (the SDR value is at most the
 // energy -10160.66 of an assignment).
-// Grids_20 converges, but in tens of seconds rather than seconds (3,900
-// L-BFGS iterations in 60 s to gap 2.3e-4 and pinf 4.5e-5), and its
-// certified bound stays 1.5e-2 below the objective: the §9 bound loses n+1
-// times the slack's smallest eigenvalue, and the multipliers are not
-// accurate enough. Inner solves capped at 100 iterations instead of
-// InnerIter's 500 reach the protocol there in 2,300 with a bound 3e-3
-// below, but are slower on the 10 x 10 grid, with a looser bound
-// (BENCHMARKS.md): not the default.
+// Grids_20 (binary) converges, but in tens of seconds rather than seconds:
+// 25-60 s to the 1e-4 protocol over seeds 0-3 (1,400-3,800 L-BFGS
+// iterations; 47-79 s before binary variables moved to the sphere), with
+// the iterates' certified bound 8e-4 to 4e-3 below the objective: the §9
+// bound loses n+1 times the slack's smallest eigenvalue (certify.Refine
+// recovers part of it), and the multipliers are not accurate enough.
+// Models with more than two states per variable still penalize E3: their
+// E3 set is not a manifold where two or more of a variable's rows vanish,
+// which is where near-integral solutions lie, so the sphere does not carry
+// over as it is.
 package factor
