@@ -188,8 +188,8 @@ func tangent(p *sdr.Problem, v, g *mat.Dense) {
 			center(gr, o, mi, mean)
 			continue
 		}
-		v0, v1 := vr.Data[o*vr.Stride:o*vr.Stride+r], vr.Data[(o+1)*vr.Stride:(o+1)*vr.Stride+r]
-		g0, g1 := gr.Data[o*gr.Stride:o*gr.Stride+r], gr.Data[(o+1)*gr.Stride:(o+1)*gr.Stride+r]
+		v0, v1 := rowPair(vr, o)
+		g0, g1 := rowPair(gr, o)
 		uu, uw := 0.0, 0.0
 		for c := range r {
 			u := v0[c] - v1[c]
@@ -209,6 +209,11 @@ func tangent(p *sdr.Problem, v, g *mat.Dense) {
 	}
 }
 
+// rowPair returns rows o and o+1 of m: a binary variable's rows.
+func rowPair(m blas64.General, o int) (r0, r1 []float64) {
+	return m.Data[o*m.Stride : o*m.Stride+m.Cols], m.Data[(o+1)*m.Stride : (o+1)*m.Stride+m.Cols]
+}
+
 // retract moves each binary variable's rows of v (on the affine set) onto
 // the sphere: u_i = v_i0 - v_i1 becomes u_i / ||u_i||.
 func retract(p *sdr.Problem, v *mat.Dense) {
@@ -218,8 +223,7 @@ func retract(p *sdr.Problem, v *mat.Dense) {
 		if mi != 2 {
 			continue
 		}
-		o := p.Offset[i]
-		v0, v1 := vr.Data[o*vr.Stride:o*vr.Stride+r], vr.Data[(o+1)*vr.Stride:(o+1)*vr.Stride+r]
+		v0, v1 := rowPair(vr, p.Offset[i])
 		uu := 0.0
 		for c := range r {
 			u := v0[c] - v1[c]

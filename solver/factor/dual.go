@@ -66,9 +66,8 @@ func (a *alm) binaryMultipliers(v *mat.Dense) {
 		if mi != 2 {
 			continue
 		}
-		o := p.Offset[i]
-		v0, v1 := vr.Data[o*vr.Stride:o*vr.Stride+r], vr.Data[(o+1)*vr.Stride:(o+1)*vr.Stride+r]
-		r0, r1 := rr.Data[o*rr.Stride:o*rr.Stride+r], rr.Data[(o+1)*rr.Stride:(o+1)*rr.Stride+r]
+		v0, v1 := rowPair(vr, p.Offset[i])
+		r0, r1 := rowPair(rr, p.Offset[i])
 		uu, ur := 0.0, 0.0
 		for c := range r {
 			u := v0[c] - v1[c]
