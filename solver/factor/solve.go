@@ -22,6 +22,13 @@ const (
 	sigmaProgress = 0.25
 )
 
+// Once the primal infeasibility is within the tolerance and below
+// sigmaBalance times the dual infeasibility, sigma falls by sigmaGrowth (not
+// below Sigma0): the multipliers, not the violations, then need the work,
+// and a smaller sigma conditions the inner problem better (residual
+// balancing, as in SCS and OSQP).
+const sigmaBalance = 0.3
+
 // A certificate costs an eigensolve: outer iterations are certified when
 // the primal infeasibility is within the tolerance (a stop or a rank step
 // may follow), every certifyEvery once it is at most certifyFrom times the
@@ -134,10 +141,13 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			grow = min(grow, res.Rank, s.MaxRank-res.Rank)
 		}
 		// The penalty grows when a converged inner solve reduced the
-		// violation too little; after an unconverged one the multipliers
-		// are not yet what sigma should be judged by.
+		// violation too little (after an unconverged one the multipliers
+		// are not yet what sigma should be judged by), and falls when the
+		// primal side is ahead of the dual (sigmaBalance).
 		if converged && viol > sigmaProgress*prevViol {
 			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
+		} else if res.PrimalInfeasibility <= s.Tol && res.PrimalInfeasibility < sigmaBalance*res.DualInfeasibility {
+			a.sigma = max(a.sigma/sigmaGrowth, s.Sigma0)
 		}
 		prevViol = viol
 		innerTol = max(1e-3*s.Tol, min(innerTol, viol))
