@@ -74,8 +74,9 @@
 // 64, against -9957 and -34967 at rank 8 (the SDR value is at most the
 // energy -10160.66 of an assignment).
 // Grids_20 (binary) converges, but in tens of seconds rather than seconds:
-// 25-60 s to the 1e-4 protocol over seeds 0-3 (1,400-3,800 L-BFGS
-// iterations; 47-79 s before binary variables moved to the sphere), with
+// 22-32 s to the 1e-4 protocol over seeds 0-3 (1,400-2,100 L-BFGS
+// iterations; 47-79 s before binary variables moved to the sphere and
+// sigma to residual balancing), with
 // the iterates' certified bound 8e-4 to 4e-3 below the objective: the §9
 // bound loses n+1 times the slack's smallest eigenvalue (certify.Refine
 // recovers part of it), and the multipliers are not accurate enough.
