@@ -46,8 +46,9 @@
 // # Certificates
 //
 // The multipliers are a dual point: E3, E4 and z are the ALM's (a binary
-// variable's E3 the closed form above), E1 and E2 are 0, and E0 is fixed by the first column of S V (see alm.dual for why
-// this is exact on the minimal face). Its §9 bound on the face (sdr.Face,
+// variable's E3 the closed form above), E1 and E2 are 0, and E0 is fixed
+// by the first column of S V (see alm.dual for why this is exact on the
+// minimal face). Its §9 bound on the face (sdr.Face,
 // LOBPCG on U^T S U) is rigorous for any multipliers, like every bound in
 // sdrmap, and tight when V is a rank-deficient minimizer. Certificates are
 // computed when the primal infeasibility is within the tolerance, every
@@ -76,10 +77,10 @@
 // Grids_20 (binary) converges, but in tens of seconds rather than seconds:
 // 22-32 s to the 1e-4 protocol over seeds 0-3 (1,400-2,100 L-BFGS
 // iterations; 47-79 s before binary variables moved to the sphere and
-// sigma to residual balancing), with
-// the iterates' certified bound 8e-4 to 4e-3 below the objective: the §9
-// bound loses n+1 times the slack's smallest eigenvalue (certify.Refine
-// recovers part of it), and the multipliers are not accurate enough.
+// sigma to residual balancing), with the iterates' certified bound 8e-4 to
+// 4e-3 below the objective: the §9 bound loses n+1 times the slack's
+// smallest eigenvalue (certify.Refine recovers part of it), and the
+// multipliers are not accurate enough.
 // Models with more than two states per variable still penalize E3: their
 // E3 set is not a manifold where two or more of a variable's rows vanish,
 // which is where near-integral solutions lie, so the sphere does not carry
