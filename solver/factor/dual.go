@@ -11,8 +11,9 @@ import (
 // dual returns the dual point (y, z >= 0) of the SDR, in its own units,
 // that the ALM gives at V (factor-form.md §2): the rows E3, E4 of y and z
 // are the multipliers lam + sigma h and max(0, mu - sigma g) at V (those
-// of the last update), E1 and E2 are 0, and E0 is set so that S V lies in
-// the span of the v_i = e_0 - sum_a e_ia, S = C + A*(y) - P*(z).
+// of the last update; a binary variable's E3 from binaryMultipliers), E1
+// and E2 are 0, and E0 is set so that S V lies in the span of the v_i =
+// e_0 - sum_a e_ia, S = C + A*(y) - P*(z).
 //
 // Why this is the right point: the factor's affine set is {V V^T : X in
 // the minimal face F, X_00 = 1}, and on F E1_i acts as E0 and E2_ia as
