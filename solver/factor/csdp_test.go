@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/sdrmap/sdrmap/bench/peers"
-	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/sdr"
 	"github.com/sdrmap/sdrmap/solver"
 )
@@ -29,26 +28,13 @@ func TestMatchesCSDP(t *testing.T) {
 		}
 		t.Skip("csdp not found on PATH")
 	}
-	m, err := uai.ReadModelFile("../../testdata/uai2008_pdb1akg.uai.xz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pw, err := m.Pairwise(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := []struct {
+	type named struct {
 		name string
 		p    *sdr.Problem
-	}{
-		{"grid4x4x2", grid(t, 4, 4, 2, 5)}, {"grid3x4x3", grid(t, 3, 4, 3, 1)},
-		{"pdb1akg", build(t, pw)},
 	}
+	cases := []named{{"grid4x4x2", grid(t, 4, 4, 2, 5)}, {"grid3x4x3", grid(t, 3, 4, 3, 1)}, {"pdb1akg", pdb1akg(t)}}
 	for seed := range uint64(5) {
-		cases = append(cases, struct {
-			name string
-			p    *sdr.Problem
-		}{"forbidden" + strconv.Itoa(int(seed)), forbidden(t, seed)})
+		cases = append(cases, named{"forbidden" + strconv.Itoa(int(seed)), forbidden(t, seed)})
 	}
 	for _, c := range cases {
 		file := filepath.Join(t.TempDir(), c.name+".dat-s")

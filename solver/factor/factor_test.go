@@ -39,6 +39,20 @@ func remark() *model.Pairwise {
 	}
 }
 
+// pdb1akg is the shipped UAI 2008 side-chain model (14 variables, 2 to 18
+// states, forbidden entries).
+func pdb1akg(t *testing.T) *sdr.Problem {
+	m, err := uai.ReadModelFile("../../testdata/uai2008_pdb1akg.uai.xz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw, err := m.Pairwise(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return build(t, pw)
+}
+
 func grid(t *testing.T, rows, cols, labels int, seed uint64) *sdr.Problem {
 	p, err := gen.PottsGrid(rows, cols, labels, 1, seed).Pairwise(nil)
 	if err != nil {
@@ -160,15 +174,7 @@ func TestMatchesDense(t *testing.T) {
 		"remark": build(t, remark()), "grid3x4": grid(t, 3, 4, 3, 1), "grid4x4x4": grid(t, 4, 4, 4, 2),
 		"forbidden": forbidden(t, 2),
 	}
-	m, err := uai.ReadModelFile("../../testdata/uai2008_pdb1akg.uai.xz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pw, err := m.Pairwise(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	probs["pdb1akg"] = build(t, pw)
+	probs["pdb1akg"] = pdb1akg(t)
 	for name, p := range probs {
 		ds := sdpad.DefaultSettings()
 		ds.Tol, ds.MaxIter = 1e-7, 20000
