@@ -34,6 +34,16 @@
 // minimized by L-BFGS with an Armijo line search (one evaluation of L and
 // its gradient costs two passes over the sparsity pattern, r columns each:
 // sdr.Sym.PatternOf and MulMat, split over two cores on large problems).
+// On models with more than two states per variable the L-BFGS is
+// preconditioned (H_0 = gamma P) by the inverse of L's Hessian diagonal at
+// the start of each inner solve, 2 C_(ia,ia) + sigma sum_jb v_jb[c]^2 over
+// the active penalty terms (alm.hessDiag; one more pass): near an integral
+// point the penalties make the curvature along the first column (the
+// marginals) orders of magnitude larger than along the others. It lowered
+// the primal infeasibility reached in a fixed time 2-20x on the multi-label
+// instances (BENCHMARKS.md, "Preconditioned L-BFGS"); binary variables,
+// whose stiffest direction the sphere removed, are left unscaled, so on
+// all-binary models the iteration is the plain L-BFGS.
 // An inner solve stops when the projected gradient's 2-norm is at most
 // omega (1 + ||C||_F), omega the smallest largest violation so far (at
 // least Tol/1000), or after InnerIter iterations. Then the multipliers
@@ -67,13 +77,17 @@
 // # What it does not do well (measured, BENCHMARKS.md)
 //
 // On the dense object-detection models (deer, giraffe: ten labels on a
-// complete graph, costs spanning orders of magnitude) the inner solves
-// do not converge and the penalty grows without the violation falling:
-// the run ends without a useful bound. A higher rank helps but costs as
-// much more per iteration: deer with inner solves capped at 100 reached the
-// objective -10166 and the bound -15376 in 3,000 L-BFGS iterations at rank
-// 64, against -9957 and -34967 at rank 8 (the SDR value is at most the
-// energy -10160.66 of an assignment).
+// complete graph, costs spanning orders of magnitude) the primal side now
+// converges (deer at rank 8: pinf 1.1e-4 after 60 s on one core, 2.1e-3
+// without the preconditioner) but to the best factor of rank 8, whose
+// objective (-10037) is far above the SDR value (in [-10205.8, -10160.7],
+// BENCHMARKS.md): the relaxation needs a rank near 64 there. The rank step
+// waits for a converged primal side, which comes too late; taken early (at
+// the first certificate with dinf above 100 pinf, tried) it does not leave
+// the rank-8 point (8 -> 16 reached -10061 in 60 s).
+// Started at rank 64 (--rank 64) deer reaches pinf 7.4e-4 and the objective
+// -10172.5 in 90 s on one core, but the certified bound stays far off
+// (-14850: dinf 0.21).
 // Grids_20 (binary) converges, but in tens of seconds rather than seconds:
 // 22-32 s to the 1e-4 protocol over seeds 0-3 (1,400-2,100 L-BFGS
 // iterations; 47-79 s before binary variables moved to the sphere and

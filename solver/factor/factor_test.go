@@ -147,6 +147,54 @@ func TestLagrangian(t *testing.T) {
 	}
 }
 
+// TestHessDiag checks the diagonal of L's Hessian, which preconditions the
+// L-BFGS, against second differences of eval (exact for L, quadratic in
+// each entry away from kinks), at a random point with random multipliers.
+func TestHessDiag(t *testing.T) {
+	for _, prob := range []*sdr.Problem{forbidden(t, 1), forbidden(t, 2), grid(t, 2, 3, 3, 1)} {
+		r := rand.New(rand.NewPCG(8, 9))
+		a := newALM(prob, 2.3)
+		for k := prob.Y.E3; k < prob.Y.Len; k++ {
+			a.lam[k] = r.NormFloat64()
+		}
+		for k := range a.mu {
+			a.mu[k] = max(0, r.NormFloat64())
+		}
+		v := initial(prob, 3, 4)
+		n, c := v.Dims()
+		for i := 1; i < n; i++ {
+			for j := range c {
+				v.Set(i, j, v.At(i, j)+0.3*r.NormFloat64())
+			}
+		}
+		scratch := mat.NewDense(n, c, nil)
+		f0 := a.eval(v, scratch)
+		d := mat.NewDense(n, c, nil)
+		a.hessDiag(v, d)
+		if floats.Min(flat(d)) == floats.Max(flat(d)) {
+			t.Fatal("constant diagonal")
+		}
+		const h = 1e-4
+		for i, mi := range prob.Card {
+			for s := range mi {
+				k := prob.Offset[i] + s
+				for col := range c {
+					want := d.At(k, col)
+					x := v.At(k, col)
+					v.Set(k, col, x+h)
+					fp := a.eval(v, scratch)
+					v.Set(k, col, x-h)
+					fm := a.eval(v, scratch)
+					v.Set(k, col, x)
+					if fd := (fp - 2*f0 + fm) / (h * h); math.Abs(fd-want) > 1e-4*(1+math.Abs(want)) {
+						t.Errorf("entry (%d, %d): diagonal %.10g, second difference %.10g", k, col, want, fd)
+					}
+				}
+			}
+		}
+	}
+}
+
 func scaled(s float64, m *mat.Dense) *mat.Dense {
 	var out mat.Dense
 	out.Scale(s, m)

@@ -8,7 +8,8 @@ import (
 )
 
 // lbfgs is the limited-memory BFGS inverse-Hessian approximation (Nocedal
-// and Wright, Algorithm 7.4) over the flattened factor. It is written here
+// and Wright, Algorithm 7.4) over the flattened factor, with H_0 = gamma P
+// for a diagonal preconditioner P. It is written here
 // rather than taken from gonum/optimize because the ALM needs the function
 // and its gradient from one pass, its memory kept across outer iterations,
 // and a stop check inside the line search.
@@ -17,7 +18,8 @@ type lbfgs struct {
 	rho   []float64
 	alpha []float64
 	head  int
-	n     int // pairs stored
+	n     int       // pairs stored
+	pre   []float64 // the diagonal of P, nil for P = I
 }
 
 func newLBFGS(mem int) *lbfgs {
@@ -49,8 +51,8 @@ func (l *lbfgs) push(s, y []float64) {
 	l.rho[k] = 1 / sy
 }
 
-// direction sets d = -H g by the two-loop recursion, H_0 = gamma I with
-// gamma = s.y / y.y of the newest pair (1 without pairs).
+// direction sets d = -H g by the two-loop recursion, H_0 = gamma P with
+// gamma = s.y / y.P y of the newest pair (1 without pairs).
 func (l *lbfgs) direction(d, g []float64) {
 	copy(d, g)
 	mem := len(l.s)
@@ -59,9 +61,20 @@ func (l *lbfgs) direction(d, g []float64) {
 		l.alpha[k] = l.rho[k] * floats.Dot(l.s[k], d)
 		floats.AddScaled(d, -l.alpha[k], l.y[k])
 	}
+	if l.pre != nil {
+		floats.Mul(d, l.pre)
+	}
 	if l.n > 0 {
 		k := (l.head + l.n - 1) % mem
-		floats.Scale(1/(l.rho[k]*floats.Dot(l.y[k], l.y[k])), d)
+		ypy := 0.0
+		if l.pre == nil {
+			ypy = floats.Dot(l.y[k], l.y[k])
+		} else {
+			for i, y := range l.y[k] {
+				ypy += y * l.pre[i] * y
+			}
+		}
+		floats.Scale(1/(l.rho[k]*ypy), d)
 	}
 	for j := 0; j < l.n; j++ {
 		k := (l.head + j) % mem
@@ -75,6 +88,7 @@ func (l *lbfgs) direction(d, g []float64) {
 // projected gradient, and scratch of the same shape.
 type inner struct {
 	v, vt, g, gt, d *mat.Dense
+	pre             *mat.Dense // the preconditioner's diagonal (alm.precond)
 	f               float64
 	mem             *lbfgs
 	sbuf, ybuf      []float64
@@ -83,7 +97,7 @@ type inner struct {
 func newInner(a *alm, v *mat.Dense, mem int) *inner {
 	n, r := v.Dims()
 	in := &inner{v: v, vt: mat.NewDense(n, r, nil), g: mat.NewDense(n, r, nil), gt: mat.NewDense(n, r, nil),
-		d: mat.NewDense(n, r, nil), mem: newLBFGS(mem), sbuf: make([]float64, n*r), ybuf: make([]float64, n*r)}
+		d: mat.NewDense(n, r, nil), pre: mat.NewDense(n, r, nil), mem: newLBFGS(mem), sbuf: make([]float64, n*r), ybuf: make([]float64, n*r)}
 	in.f = a.eval(in.v, in.g)
 	return in
 }
@@ -93,13 +107,17 @@ func flat(m *mat.Dense) []float64 { return m.RawMatrix().Data }
 // gradNorm is the 2-norm of the projected gradient.
 func (in *inner) gradNorm() float64 { return floats.Norm(flat(in.g), 2) }
 
-// minimize runs L-BFGS with an Armijo backtracking line search until the
-// projected gradient's 2-norm is at most tol, after iters
-// iterations, or when stop returns true. It returns the iterations done.
-// The last evaluation of a is always at in.v.
+// minimize runs L-BFGS, preconditioned at the start point, with an Armijo
+// backtracking line search until the projected gradient's 2-norm is at
+// most tol, after iters iterations, or when stop returns true. It returns
+// the iterations done. The last evaluation of a is always at in.v.
 func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int {
 	const c1 = 1e-4
 	x, d := flat(in.v), flat(in.d)
+	in.mem.pre = nil
+	if a.precond(in.v, in.pre) {
+		in.mem.pre = flat(in.pre)
+	}
 	k := 0
 	for ; k < iters && in.gradNorm() > tol && !stop(); k++ {
 		g := flat(in.g)
@@ -110,9 +128,13 @@ func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int 
 		if !(gd < 0) || in.mem.n == 0 {
 			in.mem.reset()
 			copy(d, g)
+			if in.mem.pre != nil {
+				floats.Mul(d, in.mem.pre)
+				tangent(a.prob, in.v, in.d)
+			}
 			floats.Scale(-1, d)
 			gd = floats.Dot(g, d)
-			t = min(1, 1/in.gradNorm())
+			t = min(1, 1/floats.Norm(d, 2))
 		}
 		xt := flat(in.vt)
 		var ft float64
