@@ -46,7 +46,7 @@
 // all-binary models the iteration is the plain L-BFGS.
 // An inner solve stops when the projected gradient's 2-norm is at most
 // omega (1 + ||C||_F), omega the smallest largest violation so far (at
-// least Tol/1000), or after InnerIter iterations. Then the multipliers
+// least Tol/1000), or after InnerIter (100) iterations. Then the multipliers
 // move to lam + sigma h and max(0, mu - sigma g); sigma grows by 4 when a
 // converged inner solve reduced the largest violation by less than a
 // factor 4, and falls by 4 (not below Sigma0) when the primal infeasibility
@@ -88,13 +88,17 @@
 // Started at rank 64 (--rank 64) deer reaches pinf 7.4e-4 and the objective
 // -10172.5 in 90 s on one core, but the certified bound stays far off
 // (-14850: dinf 0.21).
+// On ORIENT (16 labels, degree 50) the inner solves capped at 100 leave the
+// primal side stalling (n = 200: pinf 2.5e-3 after 120 s, 6.3e-5 with a cap
+// of 500); the sparse models, which auto gives to this solver, gain from
+// the cap (BENCHMARKS.md).
 // Grids_20 (binary) converges, but in tens of seconds rather than seconds:
-// 22-32 s to the 1e-4 protocol over seeds 0-3 (1,400-2,100 L-BFGS
-// iterations; 47-79 s before binary variables moved to the sphere and
-// sigma to residual balancing), with the iterates' certified bound 8e-4 to
-// 4e-3 below the objective: the §9 bound loses n+1 times the slack's
-// smallest eigenvalue (certify.Refine recovers part of it), and the
-// multipliers are not accurate enough.
+// 24-25 s to the 1e-4 protocol with seeds 1-2 on one core (about 1,050
+// L-BFGS iterations; 47-79 s before binary variables moved to the sphere,
+// sigma to residual balancing and the cap to 100), with the iterates'
+// certified bound 1e-3 to 3e-3 below the objective: the §9 bound loses n+1
+// times the slack's smallest eigenvalue (certify.Refine recovers part of
+// it), and the multipliers are not accurate enough.
 // Models with more than two states per variable still penalize E3: their
 // E3 set is not a manifold where two or more of a variable's rows vanish,
 // which is where near-integral solutions lie, so the sphere does not carry

@@ -55,7 +55,7 @@ type Settings struct {
 // DefaultSettings returns the settings used by sdrmap.
 func DefaultSettings() Settings {
 	return Settings{
-		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 500, InnerIter: 500,
+		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 2500, InnerIter: 100,
 		Rank: 8, MaxRank: 64,
 		Sigma0: 10, SigmaMax: 1e7, Memory: 10,
 		CertifyRank: 8, CertifyTol: 1e-6, CertifyMaxIter: 100,
