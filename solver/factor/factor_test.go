@@ -82,26 +82,34 @@ func forbidden(t *testing.T, seed uint64) *sdr.Problem {
 	}
 }
 
+// randomALM returns the ALM of prob at penalty sigma with random
+// multipliers (mu >= 0) and a random factor of rank r (off the affine set).
+func randomALM(prob *sdr.Problem, sigma float64, r int, rng *rand.Rand) (*alm, *mat.Dense) {
+	a := newALM(prob, sigma)
+	for k := prob.Y.E3; k < prob.Y.Len; k++ {
+		a.lam[k] = rng.NormFloat64()
+	}
+	for k := range a.mu {
+		a.mu[k] = max(0, rng.NormFloat64())
+	}
+	v := initial(prob, r, 7)
+	n, c := v.Dims()
+	for i := 1; i < n; i++ {
+		for j := range c {
+			v.Set(i, j, v.At(i, j)+0.3*rng.NormFloat64())
+		}
+	}
+	return a, v
+}
+
 // TestLagrangian checks eval against the augmented Lagrangian written with
 // sdr's own operators A and P (factor-form.md §2), and its gradient against
 // central differences along random directions of the affine set.
 func TestLagrangian(t *testing.T) {
 	prob := forbidden(t, 1)
 	r := rand.New(rand.NewPCG(5, 6))
-	a := newALM(prob, 3.7)
-	for k := prob.Y.E3; k < prob.Y.Len; k++ {
-		a.lam[k] = r.NormFloat64()
-	}
-	for k := range a.mu {
-		a.mu[k] = max(0, r.NormFloat64())
-	}
-	v := initial(prob, 4, 7)
+	a, v := randomALM(prob, 3.7, 4, r)
 	n, c := v.Dims()
-	for i := 1; i < n; i++ {
-		for j := range c {
-			v.Set(i, j, v.At(i, j)+0.3*r.NormFloat64())
-		}
-	}
 	project(prob, v) // back onto the affine set (row 0 is zero after project)
 	v.Set(0, 0, 1)
 	for i, mi := range prob.Card {
@@ -152,21 +160,8 @@ func TestLagrangian(t *testing.T) {
 // each entry away from kinks), at a random point with random multipliers.
 func TestHessDiag(t *testing.T) {
 	for _, prob := range []*sdr.Problem{forbidden(t, 1), forbidden(t, 2), grid(t, 2, 3, 3, 1)} {
-		r := rand.New(rand.NewPCG(8, 9))
-		a := newALM(prob, 2.3)
-		for k := prob.Y.E3; k < prob.Y.Len; k++ {
-			a.lam[k] = r.NormFloat64()
-		}
-		for k := range a.mu {
-			a.mu[k] = max(0, r.NormFloat64())
-		}
-		v := initial(prob, 3, 4)
+		a, v := randomALM(prob, 2.3, 3, rand.New(rand.NewPCG(8, 9)))
 		n, c := v.Dims()
-		for i := 1; i < n; i++ {
-			for j := range c {
-				v.Set(i, j, v.At(i, j)+0.3*r.NormFloat64())
-			}
-		}
 		scratch := mat.NewDense(n, c, nil)
 		f0 := a.eval(v, scratch)
 		d := mat.NewDense(n, c, nil)
