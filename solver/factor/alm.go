@@ -35,6 +35,7 @@ type alm struct {
 	w  *sdr.Sym   // weights of the active penalty terms, scratch of hessDiag
 	vv *mat.Dense // V o V, scratch of hessDiag
 
+	multi bool      // some variable has more than two states: the L-BFGS is preconditioned (precond)
 	lam   []float64 // multipliers of the y rows (E3, E4 used; layout sdr.Layout)
 	mu    []float64 // multipliers of P, >= 0
 	sigma float64
@@ -43,7 +44,8 @@ type alm struct {
 
 func newALM(prob *sdr.Problem, sigma float64) *alm {
 	a := &alm{prob: prob, c: sdr.NewSym(prob), x: sdr.NewSym(prob), m: sdr.NewSym(prob),
-		lam: make([]float64, prob.Y.Len), mu: make([]float64, prob.NumZ), sigma: sigma}
+		lam: make([]float64, prob.Y.Len), mu: make([]float64, prob.NumZ), sigma: sigma,
+		multi: slices.ContainsFunc(prob.Card, func(m int) bool { return m > 2 })}
 	a.c.CopyFrom(prob.C)
 	a.scale = 0
 	for _, part := range append(append([][]float64{a.c.Row0}, a.c.Diag...), a.c.Edge...) {
@@ -209,12 +211,9 @@ const precondShift = 0.1
 // orders of magnitude between the entries of V (large in the first
 // column, the marginals), and scaled by it the L-BFGS needs far fewer
 // iterations on multi-label models. Binary variables' rows, whose
-// stiffest direction the sphere removed, get the mean, so 1. It returns
-// false, leaving d alone, when every variable is binary: the plain L-BFGS.
-func (a *alm) precond(v, d *mat.Dense) bool {
-	if !slices.ContainsFunc(a.prob.Card, func(m int) bool { return m > 2 }) {
-		return false
-	}
+// stiffest direction the sphere removed, get the mean, so 1. Models with
+// only binary variables (a.multi false) use the plain L-BFGS instead.
+func (a *alm) precond(v, d *mat.Dense) {
 	a.hessDiag(v, d)
 	dr := d.RawMatrix()
 	mean := 0.0
@@ -238,7 +237,6 @@ func (a *alm) precond(v, d *mat.Dense) bool {
 	for k, x := range dr.Data {
 		dr.Data[k] = (1 + precondShift) * mean / (x + precondShift*mean)
 	}
-	return true
 }
 
 // project sets g to its orthogonal projection onto the tangent space of the

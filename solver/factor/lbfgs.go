@@ -88,7 +88,7 @@ func (l *lbfgs) direction(d, g []float64) {
 // projected gradient, and scratch of the same shape.
 type inner struct {
 	v, vt, g, gt, d *mat.Dense
-	pre             *mat.Dense // the preconditioner's diagonal (alm.precond)
+	pre             *mat.Dense // the preconditioner's diagonal (alm.precond), nil until needed
 	f               float64
 	mem             *lbfgs
 	sbuf, ybuf      []float64
@@ -97,7 +97,7 @@ type inner struct {
 func newInner(a *alm, v *mat.Dense, mem int) *inner {
 	n, r := v.Dims()
 	in := &inner{v: v, vt: mat.NewDense(n, r, nil), g: mat.NewDense(n, r, nil), gt: mat.NewDense(n, r, nil),
-		d: mat.NewDense(n, r, nil), pre: mat.NewDense(n, r, nil), mem: newLBFGS(mem), sbuf: make([]float64, n*r), ybuf: make([]float64, n*r)}
+		d: mat.NewDense(n, r, nil), mem: newLBFGS(mem), sbuf: make([]float64, n*r), ybuf: make([]float64, n*r)}
 	in.f = a.eval(in.v, in.g)
 	return in
 }
@@ -114,8 +114,11 @@ func (in *inner) gradNorm() float64 { return floats.Norm(flat(in.g), 2) }
 func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int {
 	const c1 = 1e-4
 	x, d := flat(in.v), flat(in.d)
-	in.mem.pre = nil
-	if a.precond(in.v, in.pre) {
+	if a.multi {
+		if in.pre == nil {
+			in.pre = mat.NewDense(in.v.RawMatrix().Rows, in.v.RawMatrix().Cols, nil)
+		}
+		a.precond(in.v, in.pre)
 		in.mem.pre = flat(in.pre)
 	}
 	k := 0
