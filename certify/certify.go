@@ -1,9 +1,10 @@
 // Package certify computes certified lower bounds (spec §9) for dual points
 // of the SDR from a few smallest eigenpairs of the dual slack, found by an
-// iterative eigensolver (package eigen) on the implicit operator: no N x N
-// matrix is formed; Refine improves a dual point's bound by per-variable
-// shifts of its multipliers. It is shared by every relaxation solver and by
-// the SDR driver (package relax/driver); it knows no solver.
+// iterative eigensolver (package eigen: LOBPCG, or Lanczos where the
+// caller asks) on the implicit operator: no N x N matrix is formed; Refine
+// improves a dual point's bound by per-variable shifts of its multipliers.
+// It is shared by every relaxation solver and by the SDR driver (package
+// relax/driver); it knows no solver.
 package certify
 
 import (
@@ -101,6 +102,9 @@ func (op *Slack) Apply(dst, x *mat.Dense) {
 // no bound (-Inf): its Ritz values may be far above lambda_min (one
 // iteration gave -78055 above the energy -201387 on a 316 x 316 x 5 Potts
 // grid).
+//
+// s.Lanczos selects the eigensolver (eigen.Settings): the factor ALM asks
+// for Lanczos, SDPAD-LR keeps LOBPCG, which its warm starts suit.
 func Partial(prob *sdr.Problem, op eigen.Operator, y, z []float64, onFace bool, k int, warm *mat.Dense, s eigen.Settings) (c sdr.Certificate, vecs *mat.Dense, exact bool, err error) {
 	res, err := eigen.Smallest(op, min(k, op.Dim()), warm, s)
 	if err != nil && !errors.Is(err, eigen.ErrNotConverged) {
@@ -174,12 +178,13 @@ func Shift(prob *sdr.Problem, y, d []float64) []float64 {
 // Refine looks for a better certificate of (y, z) among the points
 // Shift(y, d) (spec §9 with the block trace constraints). Each round
 // computes the Rank smallest eigenpairs of the face slack to Tol (at most
-// MaxIter iterations, warm-started) and adds, for each negative pair
-// (lambda, u), the shift d_i = |lambda| ||u_i|| sum_l ||u_l|| (u_i: u's
-// entries of variable i, u_0 its row 0), which dominates |lambda| u u^T
-// (Cauchy-Schwarz) at the cost (sum_i ||u_i||)^2 |lambda| instead of the
-// (n+1) |lambda| of §9: far less when u is concentrated on few variables,
-// as near an almost converged relaxation. A round with no negative Ritz
+// MaxIter iterations, warm-started; Lanczos on sparse models,
+// refineSparseEdges) and adds, for each negative pair (lambda, u), the
+// shift d_i = |lambda| ||u_i|| sum_l ||u_l|| (u_i: u's entries of variable
+// i, u_0 its row 0), which dominates |lambda| u u^T (Cauchy-Schwarz) at the
+// cost (sum_i ||u_i||)^2 |lambda| instead of the (n+1) |lambda| of §9:
+// far less when u is concentrated on few variables, as near an almost
+// converged relaxation. A round with no negative Ritz
 // value either lowers every d_i by the certified lambda_min when that is
 // positive or, when its eigenpairs are loose, continues the eigensolve. It
 // returns the best point of at most rounds+1 certificates (y itself if none
@@ -194,7 +199,7 @@ func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, 
 	}
 	op := NewSlack(prob, y, z, true)
 	n, nv := prob.N(), prob.NumVars()
-	es := eigen.Settings{Tol: s.Tol, MaxIter: s.MaxIter, Stop: solver.Done(ctx)}
+	es := eigen.Settings{Tol: s.Tol, MaxIter: s.MaxIter, Stop: solver.Done(ctx), Lanczos: len(prob.Edges) <= refineSparseEdges*nv}
 	best, cur := y, y
 	bestC := sdr.Certificate{LowerBound: math.Inf(-1), EnergyBound: math.Inf(-1)}
 	var warm *mat.Dense
@@ -259,3 +264,13 @@ func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, 
 	}
 	return best, bestC, nil
 }
+
+// refineSparseEdges: Refine's rounds use Lanczos on models with at most
+// that many edges per variable (the grids; auto's sparse models) and
+// LOBPCG on denser ones. On the grids Lanczos's eigenpairs gave the better
+// refined bounds (Grids_20: -11116 against -11123) and faster (the
+// 10 x 10 x 4 grid); on the dense models LOBPCG's approximate eigenpairs
+// led to better shifts than Lanczos's or exact ones (deer_0034 at a fixed
+// SDPAD iterate: -10684 against -10714 and -10714; deer_0294 -30277
+// against -30306 and -30309). BENCHMARKS.md, "Lanczos certificates".
+const refineSparseEdges = 3

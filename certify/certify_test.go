@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sdrmap/sdrmap/certify"
+	"github.com/sdrmap/sdrmap/eigen"
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
 	"github.com/sdrmap/sdrmap/sdr"
@@ -226,13 +227,42 @@ func TestRefine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, c, err := certify.Refine(context.Background(), p, res.Y, res.Z, 10, certify.DefaultSettings())
+	y, c, err := certify.Refine(context.Background(), p, res.Y, res.Z, 10, certify.DefaultSettings())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("6 x 6 grid: bound %.9g, refined %.9g, primal %.9g", start.EnergyBound, c.EnergyBound, res.PrimalObjective-p.Const)
 	if !(c.EnergyBound > start.EnergyBound) {
 		t.Fatalf("refined bound %v not above the starting point's %v", c.EnergyBound, start.EnergyBound)
+	}
+	// A sparse model: Lanczos's bound, never above the dense one of its point.
+	if d, err := p.Certify(y, res.Z); err != nil || c.EnergyBound > d.EnergyBound+1e-9*(1+math.Abs(d.EnergyBound)) {
+		t.Fatalf("refined bound %v, dense bound of the refined point %v (%v)", c.EnergyBound, d.EnergyBound, err)
+	}
+}
+
+// TestPartialLanczos: on the 6 x 6 x 3 grid's dual iterates (a face of
+// order 73, beyond Lanczos's dense fallback) Partial with Lanczos finds the
+// dense certificate's smallest eigenvalue and never a higher bound.
+func TestPartialLanczos(t *testing.T) {
+	p, res, _, yc, zc := looseGrid(t, 45, 6)
+	for _, d := range [][2][]float64{{res.Y, res.Z}, {res.BestY, res.BestZ}, {yc, zc}} {
+		want, err := p.Certify(d[0], d[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		op := certify.NewSlack(p, d[0], d[1], true)
+		if op.Dim() <= 66 {
+			t.Fatalf("face of order %d: Lanczos would solve it densely", op.Dim())
+		}
+		got, _, exact, err := certify.Partial(p, op, d[0], d[1], true, 4, nil, eigen.Settings{Tol: 1e-10, MaxIter: 500, Lanczos: true})
+		if err != nil || !exact {
+			t.Fatalf("Partial: exact %v, %v", exact, err)
+		}
+		scale := 1 + math.Abs(want.LambdaMinFace)
+		if math.Abs(got.LambdaMinFace-want.LambdaMinFace) > 1e-7*scale || got.EnergyBound > want.EnergyBound+1e-9*(1+math.Abs(want.EnergyBound)) {
+			t.Fatalf("lambda_min %v, bound %v; dense %v, %v", got.LambdaMinFace, got.EnergyBound, want.LambdaMinFace, want.EnergyBound)
+		}
 	}
 }
 

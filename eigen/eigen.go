@@ -27,6 +27,11 @@
 //
 // Memory is 2 n (k+Guard+2k) floats for Q and A·Q plus the result.
 //
+// Settings.Lanczos selects, for Smallest, thick-restart Lanczos instead:
+// one vector per operator application and a Krylov basis of up to 64
+// vectors, better where the wanted eigenvalues are clustered, as in the
+// SDR's dual slacks on large grids (see smallestLanczos).
+//
 // Projector is the dense counterpart for SDPAD's projection onto the PSD
 // cone: all eigenvalues of the tridiagonal form, eigenvectors of one sign
 // only, by inverse iteration (a port of LAPACK's dstein; see Project).
@@ -90,6 +95,10 @@ type Settings struct {
 	// implicitly updated A·X, which is accurate to accumulated rounding
 	// only. Leave it false when the residuals certify a bound.
 	NoVerify bool
+	// Lanczos selects thick-restart Lanczos (one vector per operator
+	// application) instead of LOBPCG for Smallest; see smallestLanczos
+	// for what MaxIter and Iterations then count.
+	Lanczos bool
 	// Stop, when not nil, is called after every iteration; true ends the
 	// solve with ErrNotConverged and the pairs so far, as MaxIter does but
 	// without the verification (residuals from the implicit update, as with
@@ -148,6 +157,9 @@ func Largest(op Operator, k int, warm *mat.Dense, s Settings) (Result, error) {
 // Rayleigh quotient, so θ_0 >= λ_min up to rounding (an upper bound), and an
 // eigenvalue of A lies within Residuals[0] of θ_0; see LowerBound.
 func Smallest(op Operator, k int, warm *mat.Dense, s Settings) (Result, error) {
+	if s.Lanczos {
+		return smallestLanczos(op, k, warm, s)
+	}
 	r, err := solve(op, k, warm, s, -1)
 	for i := range r.Values {
 		r.Values[i] = -r.Values[i]

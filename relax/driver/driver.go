@@ -296,7 +296,7 @@ func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, log
 	if err != nil {
 		return math.Inf(-1)
 	}
-	bound, how := c.EnergyBound, "LOBPCG"
+	bound, how := c.EnergyBound, "an iterative eigensolver"
 	if res.X != nil && bound > res.EnergyBound {
 		bound, how = denseBound(ctx, prob, y, res.BestZ), "dense eigenvalues"
 	}

@@ -58,12 +58,12 @@
 // The multipliers are a dual point: E3, E4 and z are the ALM's (a binary
 // variable's E3 the closed form above), E1 and E2 are 0, and E0 is fixed
 // by the first column of S V (see alm.dual for why this is exact on the
-// minimal face). Its §9 bound on the face (sdr.Face,
-// LOBPCG on U^T S U) is rigorous for any multipliers, like every bound in
+// minimal face). Its §9 bound on the face (sdr.Face, Lanczos on U^T S U,
+// certify.Partial) is rigorous for any multipliers, like every bound in
 // sdrmap, and tight when V is a rank-deficient minimizer. Certificates are
 // computed when the primal infeasibility is within the tolerance, every
 // few outer iterations before, and at the end; the SDR driver
-// (relax/driver) certifies the best one again to a tight tolerance.
+// (relax/driver) refines the best one (certify.Refine).
 //
 // # Rank
 //
@@ -93,14 +93,17 @@
 // of 500); the sparse models, which auto gives to this solver, gain from
 // the cap (BENCHMARKS.md).
 // Grids_20 (binary) converges, but in tens of seconds rather than seconds:
-// 24-25 s to the 1e-4 protocol with seeds 1-2 on one core (about 1,050
+// 17-24 s to the 1e-4 protocol with seeds 0-3 on one core (about 1,050
 // L-BFGS iterations; 47-79 s before binary variables moved to the sphere,
 // sigma to residual balancing and the cap to 100), with the iterates'
-// certified bound 1e-3 to 3e-3 below the objective: the §9 bound loses n+1
-// times the slack's smallest eigenvalue (certify.Refine recovers part of
-// it), and the multipliers are not accurate enough.
+// certified bound 7e-4 to 1.5e-3 below the objective and the refined one
+// 4-6e-4 below the SDR value: the §9 bound loses n+1 times the slack's
+// smallest eigenvalue, which the multipliers leave negative (before the
+// Lanczos certificates the eigensolver's residual lost twice as much).
 // Models with more than two states per variable still penalize E3: their
 // E3 set is not a manifold where two or more of a variable's rows vanish,
-// which is where near-integral solutions lie, so the sphere does not carry
-// over as it is.
+// which is where near-integral solutions lie. A parametrization by frames
+// (v_ia = rho_a q_a, Q = [e_1, W] R on Stiefel manifolds) keeps E3 exactly
+// but moves a vanishing row only along one direction at first order, and
+// the ALM stalled at spurious points with it (tried; BENCHMARKS.md).
 package factor

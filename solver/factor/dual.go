@@ -88,7 +88,13 @@ func (a *alm) binaryMultipliers(v *mat.Dense) {
 }
 
 // certifier computes §9 certificates of dual points on the minimal face
-// (certify.Partial on U^T S U), warm-started from its previous vectors.
+// (certify.Partial on U^T S U), warm-started from its previous vectors, by
+// Lanczos: near a solution the slack has many small eigenvalues close
+// together, and there LOBPCG ran out of iterations with residuals larger
+// than lambda_min itself (Grids_20: residual 2.4e-3 at the Ritz value
+// -5.4e-4 after 800 operator applications, the bound losing n+1 times the
+// residual), where Lanczos reached a residual of 1e-10 in the same budget
+// (BENCHMARKS.md, "Lanczos certificates").
 type certifier struct {
 	prob *sdr.Problem
 	op   *certify.Slack
@@ -108,7 +114,7 @@ func newCertifier(prob *sdr.Problem, k int) *certifier {
 // quotients: the directions of negative curvature where these are negative.
 func (cf *certifier) certify(y, z []float64, tol float64, iters int, seed uint64, stop func() bool) (sdr.Certificate, *mat.Dense, []float64, error) {
 	cf.prob.DualSlack(cf.op.S, y, z)
-	c, vecs, _, err := certify.Partial(cf.prob, cf.op, y, z, true, cf.k, cf.warm, eigen.Settings{Tol: tol, MaxIter: iters, Seed: seed, Stop: stop})
+	c, vecs, _, err := certify.Partial(cf.prob, cf.op, y, z, true, cf.k, cf.warm, eigen.Settings{Tol: tol, MaxIter: iters, Seed: seed, Stop: stop, Lanczos: true})
 	if err != nil {
 		return sdr.Certificate{}, nil, nil, err
 	}

@@ -30,9 +30,10 @@ type Settings struct {
 	Memory   int     // L-BFGS pairs
 
 	// A certificate computes the CertifyRank smallest eigenpairs of the
-	// compressed slack to relative tolerance CertifyTol in at most
-	// CertifyMaxIter LOBPCG iterations (the SDR driver certifies the best
-	// dual point again to a tight tolerance after the run).
+	// compressed slack to relative tolerance CertifyTol with at most
+	// CertifyMaxIter times CertifyRank operator applications (Lanczos,
+	// certify.Partial; the SDR driver refines the best dual point after the
+	// run, certify.Refine).
 	CertifyRank    int
 	CertifyTol     float64
 	CertifyMaxIter int
