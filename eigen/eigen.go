@@ -197,17 +197,27 @@ func (s Settings) withDefaults(k int) Settings {
 	return s
 }
 
-// solve computes the k largest eigenpairs of sign·A.
-func solve(op Operator, k int, warm *mat.Dense, s Settings, sign float64) (Result, error) {
+// checkArgs reports an error unless 1 <= k <= n and warm, when not nil,
+// has n rows.
+func checkArgs(op Operator, k int, warm *mat.Dense) error {
 	n := op.Dim()
 	if n < 1 || k < 1 || k > n {
-		return Result{}, fmt.Errorf("eigen: need 1 <= k <= n, got k=%d, n=%d", k, n)
+		return fmt.Errorf("eigen: need 1 <= k <= n, got k=%d, n=%d", k, n)
 	}
 	if warm != nil {
 		if r, _ := warm.Dims(); r != n {
-			return Result{}, fmt.Errorf("eigen: warm start has %d rows, want %d", r, n)
+			return fmt.Errorf("eigen: warm start has %d rows, want %d", r, n)
 		}
 	}
+	return nil
+}
+
+// solve computes the k largest eigenpairs of sign·A.
+func solve(op Operator, k int, warm *mat.Dense, s Settings, sign float64) (Result, error) {
+	if err := checkArgs(op, k, warm); err != nil {
+		return Result{}, err
+	}
+	n := op.Dim()
 	s = s.withDefaults(k)
 	if n <= 3*(k+s.Guard) {
 		return denseSolve(op, k, s.Tol, sign)

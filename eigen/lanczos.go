@@ -29,18 +29,13 @@ import (
 // 216 after a perturbation of 1e-6 with clustered eigenvalues). Settings
 // mean what they mean for LOBPCG, except MaxIter, which caps the operator
 // applications at MaxIter k (LOBPCG's most at MaxIter iterations);
-// Result.Iterations is the applications divided by k, rounded up. Memory is 2 n lanczosBasis floats
-// for the basis and its image.
+// Result.Iterations is the applications divided by k, rounded up. Memory
+// is 2 n lanczosBasis floats for the basis and its image.
 func smallestLanczos(op Operator, k int, warm *mat.Dense, s Settings) (Result, error) {
+	if err := checkArgs(op, k, warm); err != nil {
+		return Result{}, err
+	}
 	n := op.Dim()
-	if n < 1 || k < 1 || k > n {
-		return Result{}, fmt.Errorf("eigen: need 1 <= k <= n, got k=%d, n=%d", k, n)
-	}
-	if warm != nil {
-		if r, _ := warm.Dims(); r != n {
-			return Result{}, fmt.Errorf("eigen: warm start has %d rows, want %d", r, n)
-		}
-	}
 	s = s.withDefaults(k)
 	keep := k + s.Guard
 	m := max(lanczosBasis, 2*keep+8)
@@ -51,9 +46,7 @@ func smallestLanczos(op Operator, k int, warm *mat.Dense, s Settings) (Result, e
 		}
 		return r, err
 	}
-	l := &lanczos{op: op, n: n, k: k, m: m, set: s,
-		q: newGeneral(m, n), aq: newGeneral(m, n), h: mat.NewSymDense(m, nil),
-	}
+	l := &lanczos{op: op, n: n, k: k, m: m, set: s, q: newGeneral(m, n), aq: newGeneral(m, n), h: mat.NewSymDense(m, nil)}
 	return l.run(warm, keep)
 }
 
@@ -108,6 +101,9 @@ func (l *lanczos) ritz(j int) error {
 	return nil
 }
 
+// run iterates from warm (nil: a random vector) until the k smallest
+// pairs converge, the budget of operator applications is spent or Stop
+// says so, restarting on the keep smallest Ritz vectors.
 func (l *lanczos) run(warm *mat.Dense, keep int) (Result, error) {
 	rng := rand.New(rand.NewPCG(l.set.Seed, 0x1a2c05))
 	last := 0 // vectors appended by the last step, whose images are the next block
