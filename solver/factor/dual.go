@@ -93,7 +93,7 @@ func (a *alm) binaryMultipliers(v *mat.Dense) {
 // together, and there LOBPCG ran out of iterations with residuals larger
 // than lambda_min itself (Grids_20: residual 2.4e-3 at the Ritz value
 // -5.4e-4 after 800 operator applications, the bound losing n+1 times the
-// residual), where Lanczos reached a residual of 1e-10 in the same budget
+// residual), where Lanczos reached a residual of 4e-9 in the same budget
 // (BENCHMARKS.md, "Lanczos certificates").
 type certifier struct {
 	prob *sdr.Problem
