@@ -70,6 +70,8 @@ type lanczos struct {
 	y       *mat.Dense     // Ritz vectors of h, columns
 	j       int            // basis vectors
 	xt, axt blas64.General // Ritz vectors and their images, as rows (ritzVectors)
+	krylov  [][]float64    // scratch of the Krylov steps
+	old     []float64      // scratch of the restarts
 }
 
 func (l *lanczos) row(g blas64.General, j int) []float64 { return g.Data[j*g.Stride:][:l.n] }
@@ -112,7 +114,7 @@ func (l *lanczos) run(warm *mat.Dense, keep int) (Result, error) {
 		vs := make([][]float64, min(c, keep))
 		for i := range vs {
 			vs[i] = mat.Col(nil, i, warm)
-			if !finiteSlice(vs[i]) {
+			if !finite(blas64.General{Rows: 1, Cols: l.n, Stride: l.n, Data: vs[i]}) {
 				return Result{}, fmt.Errorf("eigen: warm start has a non-finite entry")
 			}
 		}
@@ -163,7 +165,8 @@ func (l *lanczos) run(warm *mat.Dense, keep int) (Result, error) {
 				// Thick restart on the keep smallest Ritz vectors.
 				y := l.y.Slice(0, j, 0, keep).(*mat.Dense).RawMatrix()
 				for _, g := range []blas64.General{l.q, l.aq} {
-					old := blas64.General{Rows: j, Cols: l.n, Stride: g.Stride, Data: append([]float64(nil), g.Data[:j*g.Stride]...)}
+					l.old = append(l.old[:0], g.Data[:j*g.Stride]...)
+					old := blas64.General{Rows: j, Cols: l.n, Stride: g.Stride, Data: l.old}
 					blas64.Gemm(blas.Trans, blas.NoTrans, 1, y, old, 0, blas64.General{Rows: keep, Cols: l.n, Stride: g.Stride, Data: g.Data})
 				}
 				l.h.Zero()
@@ -189,9 +192,9 @@ func (l *lanczos) run(warm *mat.Dense, keep int) (Result, error) {
 			}
 		}
 		// A block Krylov step: the images of the last block, orthogonalized.
-		vs := make([][]float64, last)
+		vs := l.scratch(last)
 		for i := range vs {
-			vs[i] = append([]float64(nil), l.row(l.aq, l.j-last+i)...)
+			copy(vs[i], l.row(l.aq, l.j-last+i))
 		}
 		n, err := l.extend(vs, rng, true)
 		if err != nil {
@@ -269,15 +272,15 @@ func (l *lanczos) extend(vs [][]float64, rng *rand.Rand, random bool) (int, erro
 
 // residuals computes the first k Ritz pairs on the basis of j vectors
 // (ritzVectors) and returns how many leading ones meet the tolerance, by
-// explicit residuals, and the residuals of those that do not.
+// explicit residuals, and the residuals of those that do not (the rows of
+// l.axt, which they overwrite).
 func (l *lanczos) residuals(j int) (int, [][]float64) {
 	k := min(l.k, j)
 	l.ritzVectors(j, k)
 	conv := -1
 	var out [][]float64
 	for i := range k {
-		x, ax := l.xt.Data[i*l.xt.Stride:][:l.n], l.axt.Data[i*l.axt.Stride:][:l.n]
-		r := append([]float64(nil), ax...)
+		x, r := l.xt.Data[i*l.xt.Stride:][:l.n], l.axt.Data[i*l.axt.Stride:][:l.n]
 		floats.AddScaled(r, -l.theta[i], x)
 		if !(floats.Norm(r, 2) <= l.set.Tol*max(l.norm, tiny)) {
 			if conv < 0 {
@@ -298,18 +301,19 @@ func (l *lanczos) ritzVectors(j, k int) {
 	q := blas64.General{Rows: j, Cols: l.n, Stride: l.q.Stride, Data: l.q.Data}
 	aq := blas64.General{Rows: j, Cols: l.n, Stride: l.aq.Stride, Data: l.aq.Data}
 	yk := l.y.Slice(0, j, 0, k).(*mat.Dense).RawMatrix()
-	l.xt, l.axt = newGeneral(k, l.n), newGeneral(k, l.n)
+	if l.xt.Rows != k {
+		l.xt, l.axt = newGeneral(k, l.n), newGeneral(k, l.n)
+	}
 	blas64.Gemm(blas.Trans, blas.NoTrans, 1, yk, q, 0, l.xt)
 	blas64.Gemm(blas.Trans, blas.NoTrans, 1, yk, aq, 0, l.axt)
 }
 
-func finiteSlice(x []float64) bool {
-	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
+// scratch returns c vectors of length n, reused from call to call.
+func (l *lanczos) scratch(c int) [][]float64 {
+	for len(l.krylov) < c {
+		l.krylov = append(l.krylov, make([]float64, l.n))
 	}
-	return true
+	return l.krylov[:c]
 }
 
 // finish returns the k smallest Ritz pairs of the basis of j vectors, with
