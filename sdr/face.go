@@ -254,6 +254,18 @@ func (f *Face) applyHRows(m blas64.General) {
 			continue
 		}
 		o := p.Offset[i]
+		if k == 1 {
+			// One column (Lanczos' single vectors): scalars, no calls.
+			col := m.Data[o*m.Stride:]
+			s := 0.0
+			for a, ua := range u {
+				s += ua * col[a*m.Stride]
+			}
+			for a, ua := range u {
+				col[a*m.Stride] += -f.hbeta[i] * ua * s
+			}
+			continue
+		}
 		clear(t)
 		for a, ua := range u {
 			axpy(ua, m.Data[(o+a)*m.Stride:(o+a)*m.Stride+k], t)

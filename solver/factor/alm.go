@@ -107,7 +107,7 @@ func (a *alm) eval(v, grad *mat.Dense) float64 {
 		}
 	}
 	a.m.MulMat(grad, v)
-	grad.Scale(2, grad)
+	floats.Scale(2, grad.RawMatrix().Data)
 	tangent(p, v, grad)
 	return f
 }

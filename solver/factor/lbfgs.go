@@ -16,6 +16,7 @@ import (
 type lbfgs struct {
 	s, y  [][]float64 // ring of the last pairs, oldest first from head
 	rho   []float64
+	yy    []float64 // y.y of each pair
 	alpha []float64
 	head  int
 	n     int       // pairs stored
@@ -23,17 +24,19 @@ type lbfgs struct {
 }
 
 func newLBFGS(mem int) *lbfgs {
-	return &lbfgs{s: make([][]float64, mem), y: make([][]float64, mem), rho: make([]float64, mem), alpha: make([]float64, mem)}
+	return &lbfgs{s: make([][]float64, mem), y: make([][]float64, mem), rho: make([]float64, mem), yy: make([]float64, mem), alpha: make([]float64, mem)}
 }
 
 func (l *lbfgs) reset() { l.head, l.n = 0, 0 }
 
 // push stores the pair s = x+ - x, y = g+ - g when it has positive
-// curvature; it copies both.
-func (l *lbfgs) push(s, y []float64) {
-	sy := floats.Dot(s, y)
-	if !(sy > 1e-12*floats.Norm(s, 2)*floats.Norm(y, 2)) {
-		return
+// curvature, keeping the slices themselves, and returns two slices of the
+// same length for the next pair: the evicted ones, s and y if the pair was
+// rejected, or new ones.
+func (l *lbfgs) push(s, y []float64) (sNext, yNext []float64) {
+	sy, ss, yy := floats.Dot(s, y), floats.Dot(s, s), floats.Dot(y, y)
+	if !(sy > 1e-12*math.Sqrt(ss*yy)) {
+		return s, y
 	}
 	mem := len(l.s)
 	k := (l.head + l.n) % mem
@@ -43,12 +46,12 @@ func (l *lbfgs) push(s, y []float64) {
 	} else {
 		l.n++
 	}
-	if len(l.s[k]) != len(s) {
-		l.s[k], l.y[k] = make([]float64, len(s)), make([]float64, len(s))
+	sNext, yNext = l.s[k], l.y[k]
+	if len(sNext) != len(s) {
+		sNext, yNext = make([]float64, len(s)), make([]float64, len(s))
 	}
-	copy(l.s[k], s)
-	copy(l.y[k], y)
-	l.rho[k] = 1 / sy
+	l.s[k], l.y[k], l.rho[k], l.yy[k] = s, y, 1/sy, yy
+	return sNext, yNext
 }
 
 // direction sets d = -H g by the two-loop recursion, H_0 = gamma P with
@@ -68,7 +71,7 @@ func (l *lbfgs) direction(d, g []float64) {
 		k := (l.head + l.n - 1) % mem
 		ypy := 0.0
 		if l.pre == nil {
-			ypy = floats.Dot(l.y[k], l.y[k])
+			ypy = l.yy[k]
 		} else {
 			for i, y := range l.y[k] {
 				ypy += y * l.pre[i] * y
@@ -105,7 +108,10 @@ func newInner(a *alm, v *mat.Dense, mem int) *inner {
 func flat(m *mat.Dense) []float64 { return m.RawMatrix().Data }
 
 // gradNorm is the 2-norm of the projected gradient.
-func (in *inner) gradNorm() float64 { return floats.Norm(flat(in.g), 2) }
+func (in *inner) gradNorm() float64 {
+	g := flat(in.g)
+	return math.Sqrt(floats.Dot(g, g))
+}
 
 // minimize runs L-BFGS, preconditioned at the start point, with an Armijo
 // backtracking line search until the projected gradient's 2-norm is at
@@ -164,7 +170,7 @@ func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int 
 		}
 		floats.SubTo(in.sbuf, xt, x)
 		floats.SubTo(in.ybuf, flat(in.gt), g)
-		in.mem.push(in.sbuf, in.ybuf)
+		in.sbuf, in.ybuf = in.mem.push(in.sbuf, in.ybuf)
 		in.v, in.vt = in.vt, in.v
 		in.g, in.gt = in.gt, in.g
 		in.f = ft
