@@ -20,9 +20,9 @@ minimization over induced trees given the rest), then improved by
 an iterated local search (random blocks reassigned, tree-block
 moves) until it stalls; under --time-limit the search may run until
 the limit; bound certified (spec §9): the best of the dual
-iterates' bounds, of the best iterate's refined (its multipliers
-moved along each variable's block identity to cover the slack's
-negative eigenvalues where they lie, certify.Refine) and of the
+iterates' bounds, of the best iterate's refined (the bound
+maximized over the dual point by a bundle method from the
+slack's smallest eigenvectors, certify.Refine) and of the
 dual point complementary to the best assignment (when gap and
 pinf are below 0.1 and the relaxation's objective is within 1% of
 its energy), which proves it optimal when the relaxation is tight

@@ -2,7 +2,7 @@
 // of the SDR from a few smallest eigenpairs of the dual slack, found by an
 // iterative eigensolver (package eigen: LOBPCG, or Lanczos where the
 // caller asks) on the implicit operator: no N x N matrix is formed; Refine
-// improves a dual point's bound by per-variable shifts of its multipliers.
+// improves a dual point's bound by a bundle method on the bound itself.
 // It is shared by every relaxation solver and by the SDR driver (package
 // relax/driver); it knows no solver.
 package certify
@@ -10,10 +10,8 @@ package certify
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sdrmap/sdrmap/eigen"
@@ -157,120 +155,3 @@ func Face(ctx context.Context, prob *sdr.Problem, y, z []float64, warm *mat.Dens
 	}
 	return c, exact, nil
 }
-
-// Shift returns y moved along the block identities: y + d_0 E0 + sum_i
-// d_i (E1_i + sum_a E2_ia). That adds D = diag(d_0, d_1 I, ..., d_n I) to
-// the slack and -(d_0 + sum_i d_i) to the dual objective -<b,y>, since
-// <D, Xbar> = Xbar_00 + sum_i tr X_ii = d_0 + sum_i d_i on the feasible set:
-// a dual point as valid as y, for any d (len n+1, d[0] = d_0).
-func Shift(prob *sdr.Problem, y, d []float64) []float64 {
-	out := append([]float64(nil), y...)
-	out[0] += d[0]
-	for i, mi := range prob.Card {
-		out[prob.Y.E1+i] += d[i+1]
-		for a := range mi {
-			out[prob.Y.E2+prob.Offset[i]-1+a] += d[i+1]
-		}
-	}
-	return out
-}
-
-// Refine looks for a better certificate of (y, z) among the points
-// Shift(y, d) (spec §9 with the block trace constraints). Each round
-// computes the Rank smallest eigenpairs of the face slack to Tol (at most
-// MaxIter iterations, warm-started; Lanczos on sparse models,
-// refineSparseEdges) and adds, for each negative pair (lambda, u), the
-// shift d_i = |lambda| ||u_i|| sum_l ||u_l|| (u_i: u's entries of variable
-// i, u_0 its row 0), which dominates |lambda| u u^T (Cauchy-Schwarz) at the
-// cost (sum_i ||u_i||)^2 |lambda| instead of the (n+1) |lambda| of §9:
-// far less when u is concentrated on few variables, as near an almost
-// converged relaxation. A round with no negative Ritz
-// value either lowers every d_i by the certified lambda_min when that is
-// positive or, when its eigenpairs are loose, continues the eigensolve. It
-// returns the best point of at most rounds+1 certificates (y itself if none
-// improved on it) with its certificate; ctx's end stops it, and an
-// eigensolve it cuts short gives no bound (-Inf, as Partial).
-func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, s Settings) ([]float64, sdr.Certificate, error) {
-	if err := s.check(); err != nil {
-		return nil, sdr.Certificate{}, err
-	}
-	if len(y) != prob.Y.Len || len(z) != prob.NumZ {
-		return nil, sdr.Certificate{}, fmt.Errorf("certify: dual point of %d and %d values, want %d and %d", len(y), len(z), prob.Y.Len, prob.NumZ)
-	}
-	op := NewSlack(prob, y, z, true)
-	n, nv := prob.N(), prob.NumVars()
-	es := eigen.Settings{Tol: s.Tol, MaxIter: s.MaxIter, Stop: solver.Done(ctx), Lanczos: len(prob.Edges) <= refineSparseEdges*nv}
-	best, cur := y, y
-	bestC := sdr.Certificate{LowerBound: math.Inf(-1), EnergyBound: math.Inf(-1)}
-	var warm *mat.Dense
-	for round := 0; round <= rounds && ctx.Err() == nil; round++ {
-		prob.DualSlack(op.S, cur, z)
-		res, err := eigen.Smallest(op, min(s.Rank, op.Dim()), warm, es)
-		if err != nil && !errors.Is(err, eigen.ErrNotConverged) {
-			return nil, sdr.Certificate{}, err
-		}
-		c, err := prob.CertifyPartial(cur, z, res.Values, eigen.LowerBound(res), true)
-		if err != nil {
-			return nil, sdr.Certificate{}, err
-		}
-		if res.Converged < len(res.Values) && res.Iterations < s.MaxIter {
-			break // cut short: no bound
-		}
-		if c.LowerBound > bestC.LowerBound {
-			best, bestC = cur, c
-		}
-		warm = res.Vectors
-		d := make([]float64, nv+1)
-		if lo := min(eigen.LowerBound(res), res.Values[0]); lo > 0 {
-			// PSD with room: every d_i lower by lo keeps it so.
-			for i := range d {
-				d[i] = -lo
-			}
-			cur = Shift(prob, cur, d)
-			continue
-		}
-		u := mat.NewDense(n, 1, nil)
-		norms := make([]float64, nv+1)
-		moved := false
-		for j, l := range res.Values {
-			if l >= 0 {
-				break
-			}
-			op.Face.Lift(u, res.Vectors.Slice(0, op.Dim(), j, j+1).(*mat.Dense))
-			col := u.RawMatrix().Data
-			nrm := floats.Norm(col, 2)
-			if nrm == 0 {
-				continue
-			}
-			norms[0] = math.Abs(col[0]) / nrm
-			sum := norms[0]
-			for i, mi := range prob.Card {
-				o := prob.Offset[i]
-				norms[i+1] = floats.Norm(col[o:o+mi], 2) / nrm
-				sum += norms[i+1]
-			}
-			for i, w := range norms {
-				d[i] -= l * w * sum
-			}
-			moved = true
-		}
-		switch {
-		case moved:
-			cur = Shift(prob, cur, d)
-		case res.Converged == len(res.Values):
-			return best, bestC, nil
-		}
-		// Otherwise no negative Ritz value but a loose one: iterate on.
-	}
-	return best, bestC, nil
-}
-
-// refineSparseEdges: Refine's rounds use Lanczos on models with at most
-// that many edges per variable (the grids; auto's sparse models) and
-// LOBPCG on denser ones. On the grids Lanczos's eigenpairs gave the better
-// refined bounds (Grids_20: -11116 against -11123) and faster (the
-// 10 x 10 x 4 grid); on the dense models LOBPCG's approximate eigenpairs
-// led to better shifts than Lanczos's or exact ones (deer_0034 at a fixed
-// SDPAD iterate: -10684 against -10714 and -10714; deer_0294 -30277
-// against -30306 and -30309). BENCHMARKS.md, "Lanczos certificates".
-const refineSparseEdges = 3

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -208,12 +209,18 @@ func TestRefine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, c, err := certify.Refine(context.Background(), p, res.Y, res.Z, 10, certify.DefaultSettings())
+		ry, rz, c, err := certify.Refine(context.Background(), p, res.Y, res.Z, 10, certify.DefaultSettings())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if c.EnergyBound > minE+1e-9*(1+math.Abs(minE)) {
 			t.Fatalf("model %d: refined bound %.12g above the minimum energy %.12g", count, c.EnergyBound, minE)
+		}
+		if d, err := p.Certify(ry, rz); err != nil || c.EnergyBound > d.EnergyBound+1e-9*(1+math.Abs(d.EnergyBound)) {
+			t.Fatalf("model %d: refined bound %.12g above the dense bound %.12g of its point (%v)", count, c.EnergyBound, d.EnergyBound, err)
+		}
+		if slices.ContainsFunc(rz, func(v float64) bool { return v < 0 }) {
+			t.Fatalf("model %d: refined z has a negative entry", count)
 		}
 		if d, err := p.Certify(res.Y, res.Z); err == nil && c.EnergyBound > d.EnergyBound+1e-6*(1+math.Abs(d.EnergyBound)) {
 			improved++
@@ -227,7 +234,7 @@ func TestRefine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	y, c, err := certify.Refine(context.Background(), p, res.Y, res.Z, 10, certify.DefaultSettings())
+	y, z, c, err := certify.Refine(context.Background(), p, res.Y, res.Z, 10, certify.DefaultSettings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +243,7 @@ func TestRefine(t *testing.T) {
 		t.Fatalf("refined bound %v not above the starting point's %v", c.EnergyBound, start.EnergyBound)
 	}
 	// A sparse model: Lanczos's bound, never above the dense one of its point.
-	if d, err := p.Certify(y, res.Z); err != nil || c.EnergyBound > d.EnergyBound+1e-9*(1+math.Abs(d.EnergyBound)) {
+	if d, err := p.Certify(y, z); err != nil || c.EnergyBound > d.EnergyBound+1e-9*(1+math.Abs(d.EnergyBound)) {
 		t.Fatalf("refined bound %v, dense bound of the refined point %v (%v)", c.EnergyBound, d.EnergyBound, err)
 	}
 }
@@ -270,13 +277,13 @@ func TestPartialLanczos(t *testing.T) {
 // dual point of the wrong size is an error, not a panic.
 func TestRefineCancelled(t *testing.T) {
 	p, res, _, _, _ := looseGrid(t, 45, 6)
-	if _, _, err := certify.Refine(context.Background(), p, nil, nil, 10, certify.DefaultSettings()); err == nil {
+	if _, _, _, err := certify.Refine(context.Background(), p, nil, nil, 10, certify.DefaultSettings()); err == nil {
 		t.Fatal("no error for an empty dual point")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	y, c, err := certify.Refine(ctx, p, res.Y, res.Z, 10, certify.DefaultSettings())
-	if err != nil || !math.IsInf(c.EnergyBound, -1) || !math.IsInf(c.LowerBound, -1) || len(y) != len(res.Y) {
+	y, z, c, err := certify.Refine(ctx, p, res.Y, res.Z, 10, certify.DefaultSettings())
+	if err != nil || !math.IsInf(c.EnergyBound, -1) || !math.IsInf(c.LowerBound, -1) || len(y) != len(res.Y) || len(z) != len(res.Z) {
 		t.Fatalf("bound %v, lower %v, |y| %d, %v", c.EnergyBound, c.LowerBound, len(y), err)
 	}
 }

@@ -271,9 +271,9 @@ const complementSlack = 1e-2
 const complementTol = 0.1
 
 // closeBound returns the bound of the best dual iterate of res after
-// refineRounds rounds of certify.Refine, which also carry on the loose
-// eigensolves of the run-time certificates (those lose n+1 times the
-// residual), or -Inf. After a solver with a dense Xbar, whose iterates'
+// refineRounds rounds of certify.Refine (a bundle method on the bound over
+// the dual point, whose eigensolves also carry on the loose ones of the
+// run-time certificates: those lose n+1 times the residual), or -Inf. After a solver with a dense Xbar, whose iterates'
 // bounds come from dense eigenvalues, the refined point is certified so
 // too (denseBound), with half of the time. It all gets at most
 // 1/closeShare of the time left before ctx's deadline: the rest is the
@@ -292,13 +292,13 @@ func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, log
 		}
 	}
 	t0 := time.Now()
-	y, c, err := certify.Refine(rctx, prob, res.BestY, res.BestZ, refineRounds, certify.DefaultSettings())
+	y, z, c, err := certify.Refine(rctx, prob, res.BestY, res.BestZ, refineRounds, certify.DefaultSettings())
 	if err != nil {
 		return math.Inf(-1)
 	}
 	bound, how := c.EnergyBound, "an iterative eigensolver"
 	if res.X != nil && bound > res.EnergyBound {
-		bound, how = denseBound(ctx, prob, y, res.BestZ), "dense eigenvalues"
+		bound, how = denseBound(ctx, prob, y, z), "dense eigenvalues"
 	}
 	if log != nil {
 		fmt.Fprintf(log, "best dual iterate refined: bound %.9g by %s (iterates: %.9g), %v\n",

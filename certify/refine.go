@@ -1,0 +1,345 @@
+package certify
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sdrmap/sdrmap/eigen"
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
+)
+
+// Refine looks for a better certificate than that of the dual point
+// (y, z >= 0) by maximizing the §9 bound as a function of the dual point,
+//
+//	F(y, z) = -<b, y> + (n+1) lambda_min(U^T S(y, z) U),
+//
+// a concave function, by a proximal bundle method: the spectral bundle
+// method of Helmberg and Rendl (2000), warm-started at a solver's dual
+// point. Each unit vector x of the face gives a plane above F, its
+// Rayleigh quotient,
+//
+//	F(y', z') <= -<b, y'> + (n+1) (x^T S(y, z) x + A(xx^T).(y'-y) - P(xx^T).(z'-z)),
+//
+// and each round adds the planes of the Rank smallest eigenpairs (to Tol,
+// at most MaxIter iterations, warm-started; Lanczos on sparse models,
+// refineSparseEdges) at a trial point: the maximizer, over z >= 0, of the
+// model (the smallest plane) less ||(y', z') - center||^2 / (2t). The
+// center moves there when F gained at least a tenth of what the model
+// promised (t doubles when at least half), t halves when F fell. F is
+// certified at every trial point: Shift by its lambda_min's lower bound
+// (eigen.LowerBound) makes the slack PSD and adds (n+1) lambda_min to the
+// dual objective. It returns the best certified point among at most
+// rounds+1 (y, z and a bound of -Inf when not even the start was
+// certified); ctx's end stops it, and an eigensolve it cuts short gives no
+// bound (-Inf, as Partial).
+//
+// It replaces per-variable shifts of y (Shift) that covered each negative
+// eigenpair by Cauchy-Schwarz and stalled after about 10 rounds: at the
+// same rounds it ends 0.15-15 closer to the SDR value on the factor ALM's
+// dual points of Grids_20, Grids_18 and a 50 x 50 x 5 Potts grid, 208
+// closer on an SDPAD point of deer_0034, and under auto at 60 s the
+// object-detection bounds moved from 10-12% to 5-7% below the energies
+// (BENCHMARKS.md, "Bundle refinement").
+func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, s Settings) ([]float64, []float64, sdr.Certificate, error) {
+	if err := s.check(); err != nil {
+		return nil, nil, sdr.Certificate{}, err
+	}
+	if len(y) != prob.Y.Len || len(z) != prob.NumZ {
+		return nil, nil, sdr.Certificate{}, fmt.Errorf("certify: dual point of %d and %d values, want %d and %d", len(y), len(z), prob.Y.Len, prob.NumZ)
+	}
+	r := newRefiner(ctx, prob, y, z, s)
+	center := append(slices.Clone(y), z...)
+	fc, planes, err := r.eval(center)
+	if err != nil || len(planes) == 0 {
+		return r.bestY, r.bestZ, r.best, err
+	}
+	// The first step: the model's gain about what lambda_min costs now.
+	t := math.Abs(fc - prob.DualObjective(y))
+	if gg := floats.Dot(planes[0].g, planes[0].g); gg > 0 {
+		t /= gg
+	}
+	for round := 1; round <= rounds && ctx.Err() == nil; round++ {
+		next, alpha := r.step(planes, center, t)
+		model := math.Inf(1)
+		for _, p := range planes {
+			model = min(model, p.at(next))
+		}
+		promised := model - fc
+		if !(promised > 1e-12*(1+math.Abs(fc))) {
+			break
+		}
+		f, add, err := r.eval(next)
+		if err != nil || add == nil {
+			return r.bestY, r.bestZ, r.best, err
+		}
+		// Keep the aggregate plane, which keeps what the dropped ones
+		// taught, the planes the step used most (at most maxPlanes), and
+		// add the new ones.
+		agg := plane{g: make([]float64, len(center))}
+		used := make([]int, 0, len(planes))
+		for j, a := range alpha {
+			agg.c += a * planes[j].c
+			floats.AddScaled(agg.g, a, planes[j].g)
+			if a > 1e-9 {
+				used = append(used, j)
+			}
+		}
+		slices.SortFunc(used, func(i, j int) int { return cmp.Compare(alpha[j], alpha[i]) })
+		kept := []plane{agg}
+		for _, j := range used[:min(len(used), maxPlanes*r.k)] {
+			kept = append(kept, planes[j])
+		}
+		planes = append(kept, add...)
+		switch gain := f - fc; {
+		case gain >= 0.1*promised:
+			center, fc = next, f
+			if gain >= 0.5*promised {
+				t *= 2
+			}
+		case gain < 0:
+			t /= 2
+		}
+	}
+	return r.bestY, r.bestZ, r.best, nil
+}
+
+// maxPlanes times Rank planes at most are kept from one step to the next
+// (plus the aggregate and the new ones): each holds a vector as long as
+// (y, z).
+const maxPlanes = 2
+
+// plane is c + g.x, x = (y, z): an upper bound on F (Refine).
+type plane struct {
+	c float64
+	g []float64
+}
+
+func (p plane) at(x []float64) float64 { return p.c + floats.Dot(p.g, x) }
+
+// refiner evaluates F for Refine and keeps the best certificate.
+type refiner struct {
+	prob  *sdr.Problem
+	op    *Slack
+	es    eigen.Settings
+	k     int
+	warm  *mat.Dense
+	lift  *mat.Dense // N x 1
+	xx    *sdr.Sym   // x x^T on the pattern
+	bestY []float64
+	bestZ []float64
+	best  sdr.Certificate
+}
+
+func newRefiner(ctx context.Context, prob *sdr.Problem, y, z []float64, s Settings) *refiner {
+	op := NewSlack(prob, y, z, true)
+	nv := prob.NumVars()
+	return &refiner{prob: prob, op: op, k: min(s.Rank, op.Dim()),
+		es:    eigen.Settings{Tol: s.Tol, MaxIter: s.MaxIter, Stop: solver.Done(ctx), Lanczos: len(prob.Edges) <= refineSparseEdges*nv},
+		lift:  mat.NewDense(prob.N(), 1, nil),
+		xx:    sdr.NewSym(prob),
+		bestY: y, bestZ: z,
+		best: sdr.Certificate{LowerBound: math.Inf(-1), EnergyBound: math.Inf(-1)}}
+}
+
+// eval returns F at x = (y, z), certified, and the planes of the
+// eigenvectors found there; no planes when the eigensolve was cut short.
+func (r *refiner) eval(x []float64) (float64, []plane, error) {
+	p, ny := r.prob, r.prob.Y.Len
+	y, z := x[:ny], x[ny:]
+	p.DualSlack(r.op.S, y, z)
+	res, err := eigen.Smallest(r.op, r.k, r.warm, r.es)
+	if err != nil && !errors.Is(err, eigen.ErrNotConverged) {
+		return 0, nil, err
+	}
+	if res.Converged < len(res.Values) && res.Iterations < r.es.MaxIter {
+		return 0, nil, nil
+	}
+	r.warm = res.Vectors
+	lo := eigen.LowerBound(res)
+	order := float64(p.NumVars() + 1)
+	shift := make([]float64, p.NumVars()+1)
+	for i := range shift {
+		shift[i] = -lo
+	}
+	sy := Shift(p, y, shift)
+	vals := make([]float64, len(res.Values))
+	for j, v := range res.Values {
+		vals[j] = v - lo
+	}
+	c, err := p.CertifyPartial(sy, z, vals, 0, true)
+	if err != nil {
+		return 0, nil, err
+	}
+	if c.LowerBound > r.best.LowerBound {
+		r.bestY, r.bestZ, r.best = sy, slices.Clone(z), c
+	}
+	planes := make([]plane, 0, len(res.Values))
+	for j, l := range res.Values {
+		r.op.Face.Lift(r.lift, res.Vectors.Slice(0, r.op.Dim(), j, j+1).(*mat.Dense))
+		u := r.lift.RawMatrix().Data
+		nrm := floats.Norm(u, 2)
+		if nrm == 0 {
+			continue
+		}
+		floats.Scale(1/nrm, u)
+		r.xx.PatternOf(r.lift)
+		g := make([]float64, len(x))
+		gy, gz := g[:ny], g[ny:]
+		p.A(r.xx, gy)
+		p.P(r.xx, gz)
+		c := order * (l - floats.Dot(gy, y) + floats.Dot(gz, z))
+		floats.Scale(order, gy)
+		floats.Sub(gy, p.B)
+		floats.Scale(-order, gz)
+		planes = append(planes, plane{c: c, g: g})
+	}
+	return p.DualObjective(y) + order*lo, planes, nil
+}
+
+// stepAlternations is the most alternations in step.
+const stepAlternations = 8
+
+// step returns the maximizer over z >= 0 of min_j planes_j(x) - ||x -
+// center||^2 / (2t) and the planes' weights. Its dual: x = center + t (sum_j
+// alpha_j g_j + eta), alpha on the simplex, eta >= 0 on z (zero on y); it
+// alternates between the best alpha for eta (simplexQP) and the best eta
+// for alpha (eta = max(0, -w/t) on z, w the step without it).
+func (r *refiner) step(planes []plane, center []float64, t float64) (x, alpha []float64) {
+	ny := r.prob.Y.Len
+	k := len(planes)
+	gram := mat.NewSymDense(k, nil)
+	base := make([]float64, k)
+	for j, p := range planes {
+		base[j] = p.at(center)
+		for l := j; l < k; l++ {
+			gram.SetSym(j, l, t*floats.Dot(p.g, planes[l].g))
+		}
+	}
+	eta := make([]float64, len(center)-ny)
+	lin := make([]float64, k)
+	x = make([]float64, len(center))
+	for range stepAlternations {
+		for j, p := range planes {
+			lin[j] = base[j] + t*floats.Dot(p.g[ny:], eta)
+		}
+		alpha = simplexQP(gram, lin)
+		copy(x, center)
+		for j, a := range alpha {
+			if a > 0 {
+				floats.AddScaled(x, t*a, planes[j].g)
+			}
+		}
+		same := true
+		for i, v := range x[ny:] {
+			e := max(0, -v/t)
+			same = same && e == eta[i]
+			eta[i] = e
+			x[ny+i] = max(0, v)
+		}
+		if same {
+			break
+		}
+	}
+	return x, alpha
+}
+
+// simplexQP returns the alpha on the simplex that minimizes lin.alpha +
+// alpha^T gram alpha / 2, by FISTA (projected gradient steps of 1 over
+// gram's largest eigenvalue, with momentum) until alpha moves by less
+// than 1e-9 or after qpIter steps: the step's accuracy only affects how
+// good the trial point is, never a bound.
+func simplexQP(gram *mat.SymDense, lin []float64) []float64 {
+	const qpIter = 500
+	k := len(lin)
+	var eig mat.EigenSym
+	top := 0.0
+	if eig.Factorize(gram, false) {
+		top = eig.Values(nil)[k-1]
+	}
+	step := 1 / (top + 1e-300)
+	g := gram.RawSymmetric()
+	alpha, prev, w, sorted := make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
+	for j := range alpha {
+		alpha[j] = 1 / float64(k)
+	}
+	copy(prev, alpha)
+	tk := 1.0
+	for range qpIter {
+		tn := (1 + math.Sqrt(1+4*tk*tk)) / 2
+		for j := range w {
+			w[j] = alpha[j] + (tk-1)/tn*(alpha[j]-prev[j])
+		}
+		tk = tn
+		copy(prev, alpha)
+		for j := range alpha {
+			gw := 0.0
+			for l := range k {
+				// Upper triangle only: gram(j, l) at row min(j, l).
+				gw += g.Data[min(j, l)*g.Stride+max(j, l)] * w[l]
+			}
+			alpha[j] = w[j] - step*(lin[j]+gw)
+		}
+		projectSimplex(alpha, sorted)
+		moved := 0.0
+		for j := range alpha {
+			moved = max(moved, math.Abs(alpha[j]-prev[j]))
+		}
+		if moved < 1e-9 {
+			break
+		}
+	}
+	return alpha
+}
+
+// projectSimplex replaces a by its Euclidean projection onto the simplex
+// {a >= 0, sum a = 1} (the sort-based rule of Held, Wolfe and Crowder);
+// sorted is scratch of a's length.
+func projectSimplex(a, sorted []float64) {
+	copy(sorted, a)
+	slices.Sort(sorted)
+	cum, theta := 0.0, 0.0
+	for i := range sorted {
+		v := sorted[len(sorted)-1-i]
+		cum += v
+		if th := (cum - 1) / float64(i+1); v > th {
+			theta = th
+		}
+	}
+	for i := range a {
+		a[i] = max(0, a[i]-theta)
+	}
+}
+
+// Shift returns y moved along the block identities: y + d_0 E0 + sum_i
+// d_i (E1_i + sum_a E2_ia). That adds D = diag(d_0, d_1 I, ..., d_n I) to
+// the slack and -(d_0 + sum_i d_i) to the dual objective -<b,y>, since
+// <D, Xbar> = Xbar_00 + sum_i tr X_ii = d_0 + sum_i d_i on the feasible set:
+// a dual point as valid as y, for any d (len n+1, d[0] = d_0).
+func Shift(prob *sdr.Problem, y, d []float64) []float64 {
+	out := append([]float64(nil), y...)
+	out[0] += d[0]
+	for i, mi := range prob.Card {
+		out[prob.Y.E1+i] += d[i+1]
+		for a := range mi {
+			out[prob.Y.E2+prob.Offset[i]-1+a] += d[i+1]
+		}
+	}
+	return out
+}
+
+// refineSparseEdges: Refine's rounds use Lanczos on models with at most
+// that many edges per variable (the grids; auto's sparse models) and
+// LOBPCG on denser ones. Measured with the per-variable shifts Refine used
+// before its bundle method: on the grids Lanczos's eigenpairs gave the
+// better refined bounds (Grids_20: -11116 against -11123), on the dense
+// models LOBPCG's (deer_0034 at a fixed SDPAD iterate: -10684 against
+// -10714). BENCHMARKS.md, "Lanczos certificates".
+const refineSparseEdges = 3
