@@ -97,9 +97,10 @@
 // L-BFGS iterations; 47-79 s before binary variables moved to the sphere,
 // sigma to residual balancing and the cap to 100), with the iterates'
 // certified bound 7e-4 to 1.5e-3 below the objective and the refined one
-// 4-6e-4 below the SDR value: the §9 bound loses n+1 times the slack's
-// smallest eigenvalue, which the multipliers leave negative (before the
-// Lanczos certificates the eigensolver's residual lost twice as much).
+// (certify.Refine's bundle method) 2-4e-4 below the SDR value: the §9
+// bound loses n+1 times the slack's smallest eigenvalue, which the
+// multipliers leave negative (before the Lanczos certificates the
+// eigensolver's residual lost twice as much).
 // Models with more than two states per variable still penalize E3: their
 // E3 set is not a manifold where two or more of a variable's rows vanish,
 // which is where near-integral solutions lie. A parametrization by frames
