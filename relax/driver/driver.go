@@ -273,9 +273,10 @@ const complementTol = 0.1
 // closeBound returns the bound of the best dual iterate of res after
 // refineRounds rounds of certify.Refine (a bundle method on the bound over
 // the dual point, whose eigensolves also carry on the loose ones of the
-// run-time certificates: those lose n+1 times the residual), or -Inf. After a solver with a dense Xbar, whose iterates'
-// bounds come from dense eigenvalues, the refined point is certified so
-// too (denseBound), with half of the time. It all gets at most
+// run-time certificates: those lose n+1 times the residual), or -Inf.
+// After a solver with a dense Xbar, whose iterates' bounds come from dense
+// eigenvalues, the refined point is certified so too (denseBound), with
+// half of the time. It all gets at most
 // 1/closeShare of the time left before ctx's deadline: the rest is the
 // rounding's and the local search's.
 func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, log io.Writer) float64 {
