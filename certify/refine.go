@@ -223,6 +223,13 @@ func (r *refiner) step(planes []plane, center []float64, t float64) (x, alpha []
 			gram.SetSym(j, l, t*floats.Dot(p.g, planes[l].g))
 		}
 	}
+	// FISTA's step: 1 over gram's largest eigenvalue, for every alternation.
+	var eig mat.EigenSym
+	top := 0.0
+	if eig.Factorize(gram, false) {
+		top = eig.Values(nil)[k-1]
+	}
+	qpStep := 1 / (top + 1e-300)
 	eta := make([]float64, len(center)-ny)
 	lin := make([]float64, k)
 	x = make([]float64, len(center))
@@ -230,7 +237,7 @@ func (r *refiner) step(planes []plane, center []float64, t float64) (x, alpha []
 		for j, p := range planes {
 			lin[j] = base[j] + t*floats.Dot(p.g[ny:], eta)
 		}
-		alpha = simplexQP(gram, lin)
+		alpha = simplexQP(gram, lin, qpStep)
 		copy(x, center)
 		for j, a := range alpha {
 			if a > 0 {
@@ -252,19 +259,13 @@ func (r *refiner) step(planes []plane, center []float64, t float64) (x, alpha []
 }
 
 // simplexQP returns the alpha on the simplex that minimizes lin.alpha +
-// alpha^T gram alpha / 2, by FISTA (projected gradient steps of 1 over
-// gram's largest eigenvalue, with momentum) until alpha moves by less
-// than 1e-9 or after qpIter steps: the step's accuracy only affects how
-// good the trial point is, never a bound.
-func simplexQP(gram *mat.SymDense, lin []float64) []float64 {
+// alpha^T gram alpha / 2, by FISTA (projected gradient steps of length
+// step, at most 1 over gram's largest eigenvalue, with momentum) until
+// alpha moves by less than 1e-9 or after qpIter steps: the step's accuracy
+// only affects how good the trial point is, never a bound.
+func simplexQP(gram *mat.SymDense, lin []float64, step float64) []float64 {
 	const qpIter = 500
 	k := len(lin)
-	var eig mat.EigenSym
-	top := 0.0
-	if eig.Factorize(gram, false) {
-		top = eig.Values(nil)[k-1]
-	}
-	step := 1 / (top + 1e-300)
 	g := gram.RawSymmetric()
 	alpha, prev, w, sorted := make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
 	for j := range alpha {

@@ -30,7 +30,11 @@ func TestSimplexQP(t *testing.T) {
 			ga.MulVec(gram, mat.NewVecDense(k, a))
 			return floats.Dot(lin, a) + floats.Dot(a, ga.RawVector().Data)/2
 		}
-		alpha := simplexQP(gram, lin)
+		var eig mat.EigenSym
+		if !eig.Factorize(gram, false) {
+			t.Fatal("eigendecomposition failed")
+		}
+		alpha := simplexQP(gram, lin, 1/(eig.Values(nil)[k-1]+1e-300))
 		if math.Abs(floats.Sum(alpha)-1) > 1e-12 || floats.Min(alpha) < 0 {
 			t.Fatalf("trial %d: alpha %v off the simplex", trial, alpha)
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // TestLanczosRandom checks Smallest with Settings.Lanczos against the dense oracle on
-// random matrices, clustered smallest eigenvalues and a sparse operator.
+// random matrices (clustered, repeated and implicit cases in the tests below).
 func TestLanczosRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	for _, n := range []int{50, 120, 400} {
