@@ -65,6 +65,19 @@
 // few outer iterations before, and at the end; the SDR driver
 // (relax/driver) refines the best one (certify.Refine).
 //
+// Those multipliers come from inner solves capped at InnerIter, whose
+// slack keeps many small negative eigenvalues (Grids_20 at the stop: more
+// than 32, down to -2e-3 on costs scaled to 1), each costing the bound n+1
+// times itself. So a run that ends with the primal side converged but the
+// bound more than Tol below the objective ends with a closing inner solve
+// (closeDual): up to CloseIter (300) more L-BFGS iterations on L at the
+// last multipliers, at an eighth of the penalty, whose multiplier update
+// is certified. L is convex in X on the face, so at its minimizer that
+// slack is PSD; on Grids_20 the closing solve leaves a few negative
+// eigenvalues of about 1e-4 and, after the driver's refinement, a bound
+// 1.0-1.3e-4 below the SDR value instead of 2.5-4.2e-4 (BENCHMARKS.md,
+// "The closing inner solve").
+//
 // # Rank
 //
 // The run starts at Settings.Rank columns. When the primal side has

@@ -61,6 +61,15 @@ func grid(t *testing.T, rows, cols, labels int, seed uint64) *sdr.Problem {
 	return build(t, p)
 }
 
+// binary returns a frustrated binary model (gen.Binary).
+func binary(t *testing.T, n int, degree float64, seed uint64) *sdr.Problem {
+	p, err := gen.Binary(n, degree, seed).Pairwise(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return build(t, p)
+}
+
 // forbidden returns a random model with zero-probability entries (E4 rows
 // and removed states) and an assignment of finite energy.
 func forbidden(t *testing.T, seed uint64) *sdr.Problem {
@@ -262,10 +271,11 @@ func theorem1(t *testing.T, name string, p *sdr.Problem, f *Result) {
 
 // TestBoundBelowMinimum: on 1,000 random tiny models (mixed cardinalities,
 // forbidden entries) the certified bound of every certified iterate and the
-// final one are at most the brute-force minimum energy.
+// final one (after the closing inner solve, in at least 50 of the runs) are
+// at most the brute-force minimum energy.
 func TestBoundBelowMinimum(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
-	count, certified := 0, 0
+	count, certified, closed := 0, 0, 0
 	for count < 1000 {
 		m := randmodel.New(r, randmodel.Options{Vars: 2 + r.IntN(4), MaxCard: 4, Factors: r.IntN(8), MaxArity: 2,
 			Forbidden: []float64{0, 0.1, 0.25}[r.IntN(3)], Constant: true})
@@ -287,6 +297,10 @@ func TestBoundBelowMinimum(t *testing.T) {
 		count++
 		s := DefaultSettings()
 		s.MaxIter, s.Seed = 30, uint64(count)
+		if count%2 == 1 {
+			// Truncated inner solves: the closing inner solve runs more often.
+			s.MaxIter, s.InnerIter = 10, 5
+		}
 		worst := math.Inf(-1)
 		s.Monitor = func(it *Iterate) { worst = max(worst, it.Bound-prob.Const) }
 		res, err := Solve(context.Background(), prob, s)
@@ -297,12 +311,18 @@ func TestBoundBelowMinimum(t *testing.T) {
 		if !math.IsInf(worst, -1) {
 			certified++
 		}
+		if res.Closing > 0 {
+			closed++
+		}
 		if worst > minE+1e-9*(1+math.Abs(minE)) {
 			t.Fatalf("model %d: bound %.12g above the minimum energy %.12g", count, worst, minE)
 		}
 	}
 	if certified < 900 {
 		t.Fatalf("only %d of 1000 models got a certified bound", certified)
+	}
+	if closed < 50 {
+		t.Fatalf("only %d of 1000 runs ended with the closing inner solve", closed)
 	}
 }
 
@@ -359,6 +379,7 @@ func TestSettings(t *testing.T) {
 		"max rank": func(s *Settings) { s.MaxRank = 2 },
 		"sigma":    func(s *Settings) { s.Sigma0 = 0 },
 		"iter":     func(s *Settings) { s.MaxIter = 0 },
+		"closing":  func(s *Settings) { s.CloseIter = -1 },
 		"probe":    func(s *Settings) { s.Probe, s.ProbeEvery = func(*Result) bool { return false }, 0 },
 	} {
 		s := DefaultSettings()
@@ -474,5 +495,45 @@ func TestSphere(t *testing.T) {
 	a.m.MulMat(a.r, v)
 	if !mat.EqualApprox(a.r, want, 1e-12) {
 		t.Error("m V with the new multipliers differs from binaryMultipliers' update of R")
+	}
+}
+
+// TestClosing: after a run cut short (inner solves capped at 10 L-BFGS
+// iterations), the closing inner solve tightens the certified bound, which
+// stays at most the SDR optimum (dense SDPAD to 1e-7), and leaves the
+// run's factor as it was.
+func TestClosing(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		p            *sdr.Problem
+		outer, inner int
+	}{{"binary", binary(t, 40, 3, 5), 4, 5}, {"grid6x6x3", grid(t, 6, 6, 3, 6), 6, 20}, {"forbidden", forbidden(t, 3), 6, 10}} {
+		ds := sdpad.DefaultSettings()
+		ds.Tol, ds.MaxIter = 1e-7, 20000
+		d, err := sdpad.Solve(context.Background(), tc.p, ds)
+		if err != nil || d.Status != solver.Solved {
+			t.Fatalf("%s: dense SDPAD %v %v", tc.name, d.Status, err)
+		}
+		run := func(closeIter int) *Result {
+			s := DefaultSettings()
+			s.Tol, s.TolLoose, s.MaxIter, s.InnerIter, s.CloseIter = 1e-7, 1e-2, tc.outer, tc.inner, closeIter
+			res, err := Solve(context.Background(), tc.p, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		open, closed := run(0), run(300)
+		scale := 1 + math.Abs(d.PrimalObjective)
+		t.Logf("%s: optimum %.8g, bound %.8g without the closing solve, %.8g after %d iterations of it (pinf %.1e)", tc.name, d.PrimalObjective, open.SDRBound, closed.SDRBound, closed.Closing, open.PrimalInfeasibility)
+		if closed.Closing == 0 || open.Closing != 0 {
+			t.Fatalf("%s: closing iterations %d with CloseIter 300, %d without", tc.name, closed.Closing, open.Closing)
+		}
+		if !(closed.SDRBound > open.SDRBound) || closed.SDRBound > d.PrimalObjective+1e-7*scale {
+			t.Errorf("%s: bound %.10g after the closing solve, %.10g before, optimum %.10g", tc.name, closed.SDRBound, open.SDRBound, d.PrimalObjective)
+		}
+		if !mat.Equal(open.Factor, closed.Factor) || open.PrimalObjective != closed.PrimalObjective {
+			t.Errorf("%s: the closing solve changed the run's factor", tc.name)
+		}
 	}
 }

@@ -38,6 +38,14 @@ type Settings struct {
 	CertifyTol     float64
 	CertifyMaxIter int
 
+	// CloseIter caps the closing inner solve (at most as many L-BFGS
+	// iterations as the run took; 0: none): when the run ends with the
+	// primal side within TolLoose but the best bound more than Tol below
+	// the objective, the Lagrangian at the last multipliers is minimized
+	// further, at a smaller penalty, and its multiplier update certified
+	// (see closeDual).
+	CloseIter int
+
 	// Start, when not nil, warm-starts from its factor and multipliers.
 	Start *Start
 
@@ -59,7 +67,7 @@ func DefaultSettings() Settings {
 		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 2500, InnerIter: 100,
 		Rank: 8, MaxRank: 64,
 		Sigma0: 10, SigmaMax: 1e7, Memory: 10,
-		CertifyRank: 8, CertifyTol: 1e-6, CertifyMaxIter: 100,
+		CertifyRank: 8, CertifyTol: 1e-6, CertifyMaxIter: 100, CloseIter: 300,
 		ProbeEvery: 1, ProbeTol: 0.1,
 	}
 }
@@ -76,6 +84,8 @@ func (s *Settings) check() error {
 		return fmt.Errorf("factor: penalties must satisfy 0 < Sigma0 <= SigmaMax (got %g, %g)", s.Sigma0, s.SigmaMax)
 	case s.Memory < 1 || s.CertifyRank < 1 || s.CertifyMaxIter < 1:
 		return fmt.Errorf("factor: Memory, CertifyRank and CertifyMaxIter must be positive")
+	case s.CloseIter < 0:
+		return fmt.Errorf("factor: CloseIter must be nonnegative (got %d)", s.CloseIter)
 	case !(s.CertifyTol > 0):
 		return fmt.Errorf("factor: CertifyTol must be positive (got %g)", s.CertifyTol)
 	case s.Probe != nil && s.ProbeEvery < 1:
@@ -116,7 +126,7 @@ type Result struct {
 	Rank   int
 	Y      []float64 // dual point of the last iterate (sdr layout)
 	Z      []float64
-	BestY  []float64 // the dual point of SDRBound (nil if none was certified)
+	BestY  []float64 // the dual point of SDRBound, or the closing inner solve's (closeDual); nil if none was certified
 	BestZ  []float64
 
 	PrimalObjective     float64
@@ -127,6 +137,7 @@ type Result struct {
 
 	Iterations  int // outer iterations
 	Inner       int // L-BFGS iterations
+	Closing     int // of which in the closing inner solve (Settings.CloseIter)
 	Evaluations int // evaluations of the Lagrangian and its gradient (two passes over the pattern each)
 	Time        time.Duration
 
