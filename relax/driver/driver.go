@@ -163,7 +163,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	}
 	if probed == nil && res.BestY != nil && ctx.Err() == nil {
 		stage("certificate", 0, math.Inf(1))
-		if b := closeBound(sctx, prob, res, log); b > out.Bound {
+		if b := closeBound(sctx, prob, res, time.Since(start), log); b > out.Bound {
 			out.Bound, out.Complement = b, false
 		}
 	}
@@ -270,27 +270,28 @@ const complementSlack = 1e-2
 // time limit.
 const complementTol = 0.1
 
-// closeBound returns the bound of the best dual iterate of res after
-// refineRounds rounds of certify.Refine (a bundle method on the bound over
-// the dual point, whose eigensolves also carry on the loose ones of the
-// run-time certificates: those lose n+1 times the residual), or -Inf.
-// After a solver with a dense Xbar, whose iterates' bounds come from dense
+// closeBound returns the bound of the best dual point of res (BestY, BestZ)
+// after at most refineRounds rounds of certify.Refine (a bundle method on
+// the bound over the dual point, whose eigensolves also carry on the loose
+// ones of the run-time certificates: those lose n+1 times the residual),
+// or -Inf. The bundle stops by itself when its model promises no gain;
+// else it gets as long as the relaxation took (relaxTime, at least
+// minRefineTime), and at most 1/closeShare of the time left before ctx's
+// deadline: the rest is the rounding's and the local search's. After a
+// solver with a dense Xbar, whose iterates' bounds come from dense
 // eigenvalues, the refined point is certified so too (denseBound), with
-// half of the time. It all gets at most
-// 1/closeShare of the time left before ctx's deadline: the rest is the
-// rounding's and the local search's.
-func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, log io.Writer) float64 {
-	rctx := ctx
+// half of that time.
+func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, relaxTime time.Duration, log io.Writer) float64 {
+	left := max(relaxTime, minRefineTime)
 	if dl, ok := ctx.Deadline(); ok {
-		left := time.Until(dl) / closeShare
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, time.Now().Add(left))
+		left = min(left, time.Until(dl)/closeShare)
+	}
+	ctx, cancel := context.WithTimeout(ctx, left)
+	defer cancel()
+	rctx := ctx
+	if res.X != nil {
+		rctx, cancel = context.WithTimeout(ctx, left/2)
 		defer cancel()
-		rctx = ctx
-		if res.X != nil {
-			rctx, cancel = context.WithDeadline(ctx, time.Now().Add(left/2))
-			defer cancel()
-		}
 	}
 	t0 := time.Now()
 	y, z, c, err := certify.Refine(rctx, prob, res.BestY, res.BestZ, refineRounds, certify.DefaultSettings())
@@ -332,8 +333,12 @@ func denseBound(ctx context.Context, prob *sdr.Problem, y, z []float64) float64 
 	}
 }
 
-// refineRounds is the number of rounds of certify.Refine in closeBound.
-const refineRounds = 10
+// refineRounds caps the rounds of certify.Refine in closeBound, and
+// minRefineTime is the least time it gets (both within the time limit).
+const (
+	refineRounds  = 100
+	minRefineTime = 2 * time.Second
+)
 
 // closeShare: closeBound gets at most 1/closeShare of the time left.
 const closeShare = 3

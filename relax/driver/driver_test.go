@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
@@ -104,7 +105,7 @@ func TestCloseBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	value := tight.PrimalObjective - prob.Const
-	b := driver.CloseBound(ctx, prob, loose, nil)
+	b := driver.CloseBound(ctx, prob, loose, time.Second, nil)
 	t.Logf("iterates %.9g, closing %.9g, SDR value %.9g", loose.EnergyBound, b, value)
 	if !(b > loose.EnergyBound) || b > value+1e-6*(1+math.Abs(value)) {
 		t.Fatalf("closing bound %v: iterates %v, SDR value %v", b, loose.EnergyBound, value)
