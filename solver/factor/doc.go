@@ -74,9 +74,10 @@
 // last multipliers, at an eighth of the penalty, whose multiplier update
 // is certified. L is convex in X on the face, so at its minimizer that
 // slack is PSD; on Grids_20 the closing solve leaves a few negative
-// eigenvalues of about 1e-4 and, after the driver's refinement, a bound
-// 1.0-1.3e-4 below the SDR value instead of 2.5-4.2e-4 (BENCHMARKS.md,
-// "The closing inner solve").
+// eigenvalues of about 1e-4, and its point, refined by the driver, gives
+// a bound 1.0-1.7e-4 below the SDR value after 10 rounds of the bundle
+// and 5-9e-5 after as long as the relaxation took, instead of 2.2-4.2e-4
+// (BENCHMARKS.md, "The closing inner solve").
 //
 // # Rank
 //
@@ -106,14 +107,12 @@
 // of 500); the sparse models, which auto gives to this solver, gain from
 // the cap (BENCHMARKS.md).
 // Grids_20 (binary) converges, but in tens of seconds rather than seconds:
-// 17-24 s to the 1e-4 protocol with seeds 0-3 on one core (about 1,050
+// 14-17 s to the 1e-4 protocol with seeds 0-3 on one core (about 1,050
 // L-BFGS iterations; 47-79 s before binary variables moved to the sphere,
 // sigma to residual balancing and the cap to 100), with the iterates'
-// certified bound 7e-4 to 1.5e-3 below the objective and the refined one
-// (certify.Refine's bundle method) 2-4e-4 below the SDR value: the §9
-// bound loses n+1 times the slack's smallest eigenvalue, which the
-// multipliers leave negative (before the Lanczos certificates the
-// eigensolver's residual lost twice as much).
+// certified bound 7e-4 to 1.5e-3 below the objective; the closing solve
+// (6 s) and the driver's refinement (as long again as the relaxation)
+// bring it within 1e-4 of the SDR value.
 // Models with more than two states per variable still penalize E3: their
 // E3 set is not a manifold where two or more of a variable's rows vanish,
 // which is where near-integral solutions lie. A parametrization by frames

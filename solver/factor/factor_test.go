@@ -400,7 +400,8 @@ func TestDeterministic(t *testing.T) {
 }
 
 // TestTimeLimit: the run ends at its time limit, within a second, with
-// status TimeLimit and a factor.
+// status TimeLimit, a factor, and a closing inner solve in the fifth of
+// the time kept for it.
 func TestTimeLimit(t *testing.T) {
 	p := grid(t, 40, 40, 5, 6)
 	s := DefaultSettings()
@@ -412,6 +413,9 @@ func TestTimeLimit(t *testing.T) {
 	}
 	if took := time.Since(t0); res.Status != solver.TimeLimit || took > s.TimeLimit+time.Second || res.Factor == nil {
 		t.Fatalf("status %v after %v", res.Status, took)
+	}
+	if res.Closing == 0 {
+		t.Fatal("no closing inner solve in the time kept for it")
 	}
 }
 

@@ -40,10 +40,11 @@ type Settings struct {
 
 	// CloseIter caps the closing inner solve (at most as many L-BFGS
 	// iterations as the run took; 0: none): when the run ends with the
-	// primal side within TolLoose but the best bound more than Tol below
-	// the objective, the Lagrangian at the last multipliers is minimized
-	// further, at a smaller penalty, and its multiplier update certified
-	// (see closeDual).
+	// primal side within TolLoose, or by the time limit, and the best
+	// bound more than Tol below the objective, the Lagrangian at the last
+	// multipliers is minimized further, at a smaller penalty, and its
+	// multiplier update certified (see closeDual). Under a time limit the
+	// outer iterations leave it a fifth of the time.
 	CloseIter int
 
 	// Start, when not nil, warm-starts from its factor and multipliers.

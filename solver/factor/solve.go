@@ -54,7 +54,15 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	t0 := time.Now()
 	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
 	defer cancel()
-	stop := solver.Done(ctx)
+	// Under a deadline the outer iterations end closingReserve of the time
+	// before it (lctx), which is the closing inner solve's.
+	lctx := ctx
+	if dl, ok := ctx.Deadline(); ok && s.CloseIter > 0 {
+		var lcancel context.CancelFunc
+		lctx, lcancel = context.WithDeadline(ctx, t0.Add(time.Duration(float64(dl.Sub(t0))*(1-closingReserve))))
+		defer lcancel()
+	}
+	stop := solver.Done(lctx)
 
 	a := newALM(prob, s.Sigma0)
 	v := start(prob, a, &s)
@@ -121,7 +129,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			}
 		}
 		if res.Status == solver.Unsolved {
-			if res.Status = solver.StopStatus(ctx); res.Status == solver.Unsolved && k >= s.MaxIter {
+			if res.Status = solver.StopStatus(lctx); res.Status == solver.Unsolved && k >= s.MaxIter {
 				res.Status = solver.MaxIterations
 			}
 			if res.Status != solver.Unsolved && ok(s.TolLoose) {
@@ -161,8 +169,9 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	}
 	res.Factor, res.Rank = in.v, in.v.RawMatrix().Cols
 	res.Marginals = prob.Marginals(column0(in.v))
-	if !proven && !stop() && s.CloseIter > 0 && res.PrimalInfeasibility <= s.TolLoose && !(sdr.Gap(res.PrimalObjective, res.SDRBound) <= s.Tol) {
-		closeDual(a, in.v, cf, res, &s, stop)
+	if ctx.Err() == nil && !proven && s.CloseIter > 0 && (res.PrimalInfeasibility <= s.TolLoose || res.Status == solver.TimeLimit) &&
+		!(sdr.Gap(res.PrimalObjective, res.SDRBound) <= s.Tol) {
+		closeDual(ctx, a, in.v, cf, res, &s)
 	}
 	res.Evaluations, res.Time = a.evals, time.Since(t0)
 	if s.Verbose != nil {
@@ -172,13 +181,19 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	return res, nil
 }
 
-// closingSigma divides the penalty of the closing inner solve (closeDual).
-const closingSigma = 8
+// closingSigma divides the penalty of the closing inner solve (closeDual);
+// closingReserve is the share of a time limit kept for it.
+const (
+	closingSigma   = 8
+	closingReserve = 0.2
+)
 
 // closeDual is the closing inner solve: it minimizes the Lagrangian at the
 // last multipliers further, from a copy of v, at the penalty
 // sigma/closingSigma (not below Sigma0), by at most CloseIter L-BFGS
-// iterations and as many as the run took, then certifies the multiplier
+// iterations and as many as the run took (under a deadline: in half of the
+// time left, the certificate in the rest; the outer iterations leave it
+// closingReserve of the time limit), then certifies the multiplier
 // update there: its bound counts when better, and the point becomes
 // res.BestY, BestZ either way, the start of certify.Refine (res's factor
 // and objectives stay the run's). Why: L is convex in X = V V^T on the
@@ -190,11 +205,18 @@ const closingSigma = 8
 // iterates', but the refinement removes it first (Grids_20 with seed 3:
 // -11128.4 against -11119.3, refined -11113.1 against -11114.1;
 // BENCHMARKS.md, "The closing inner solve").
-func closeDual(a *alm, v *mat.Dense, cf *certifier, res *Result, s *Settings, stop func() bool) {
+func closeDual(ctx context.Context, a *alm, v *mat.Dense, cf *certifier, res *Result, s *Settings) {
 	t0 := time.Now()
+	stop := solver.Done(ctx)
+	mctx := ctx // the L-BFGS gets half of the time left, the certificate the rest
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		mctx, cancel = context.WithDeadline(ctx, t0.Add(dl.Sub(t0)/2))
+		defer cancel()
+	}
 	a.sigma = max(a.sigma/closingSigma, s.Sigma0)
 	in := newInner(a, mat.DenseCopyOf(v), s.Memory)
-	k := in.minimize(a, 1e-3*s.Tol*a.cnorm, min(s.CloseIter, res.Inner), stop)
+	k := in.minimize(a, 1e-3*s.Tol*a.cnorm, min(s.CloseIter, res.Inner), solver.Done(mctx))
 	res.Inner += k
 	res.Closing = k
 	a.update()
