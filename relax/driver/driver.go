@@ -12,6 +12,8 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/sdrmap/sdrmap/certify"
@@ -102,7 +104,10 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	relaxLimit := time.Duration(float64(o.TimeLimit) * (1 - searchShare))
 	set := o.Settings
 	set.TimeLimit = relaxLimit
-	log := o.Log
+	var log io.Writer // the refinement may write beside the rounding
+	if o.Log != nil {
+		log = &syncWriter{w: o.Log}
+	}
 	// certifyAt returns the bound of the dual point complementary to x,
 	// certified tightly only if it can reach target (see complementBound).
 	certifyAt := func(d *relax.Solution, x []int, when string, target float64) float64 {
@@ -161,9 +166,19 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 			o.Stage(name, iterations, energy, out.Bound)
 		}
 	}
+	// The refinement of the relaxation's bound runs beside the rounding and
+	// the local search when there is a core for each; on one core first,
+	// with a third of the time left.
+	var refined chan float64
 	if probed == nil && res.BestY != nil && ctx.Err() == nil {
 		stage("certificate", 0, math.Inf(1))
-		if b := closeBound(sctx, prob, res, time.Since(start), log); b > out.Bound {
+		relaxTime := time.Since(start)
+		if runtime.GOMAXPROCS(0) > 1 {
+			rctx, cancel := context.WithCancel(sctx) // ended on an early return
+			defer cancel()
+			refined = make(chan float64, 1)
+			go func() { refined <- closeBound(rctx, prob, res, relaxTime, 1, log) }()
+		} else if b := closeBound(sctx, prob, res, relaxTime, closeShare, log); b > out.Bound {
 			out.Bound, out.Complement = b, false
 		}
 	}
@@ -215,6 +230,11 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 		local.Settings{NoPolish: o.NoPolish, Seed: o.Seed, UseBudget: o.TimeLimit > 0})
 	if bound > out.Bound {
 		out.Bound, out.Complement = bound, true
+	}
+	if refined != nil {
+		if b := <-refined; b > out.Bound {
+			out.Bound, out.Complement = b, false
+		}
 	}
 	stage("rounding", out.Rounds, bestE)
 	if ctx.Err() != nil && out.Status != solver.Failed {
@@ -276,15 +296,15 @@ const complementTol = 0.1
 // ones of the run-time certificates: those lose n+1 times the residual),
 // or -Inf. The bundle stops by itself when its model promises no gain;
 // else it gets as long as the relaxation took (relaxTime, at least
-// minRefineTime), and at most 1/closeShare of the time left before ctx's
-// deadline: the rest is the rounding's and the local search's. After a
-// solver with a dense Xbar, whose iterates' bounds come from dense
+// minRefineTime), and at most 1/share of the time left before ctx's
+// deadline (closeShare when the rounding and the local search wait for it).
+// After a solver with a dense Xbar, whose iterates' bounds come from dense
 // eigenvalues, the refined point is certified so too (denseBound), with
 // half of that time.
-func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, relaxTime time.Duration, log io.Writer) float64 {
+func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, relaxTime time.Duration, share float64, log io.Writer) float64 {
 	left := max(relaxTime, minRefineTime)
 	if dl, ok := ctx.Deadline(); ok {
-		left = min(left, time.Until(dl)/closeShare)
+		left = min(left, time.Duration(float64(time.Until(dl))/share))
 	}
 	ctx, cancel := context.WithTimeout(ctx, left)
 	defer cancel()
@@ -340,8 +360,22 @@ const (
 	minRefineTime = 2 * time.Second
 )
 
-// closeShare: closeBound gets at most 1/closeShare of the time left.
+// closeShare: closeBound gets at most 1/closeShare of the time left when
+// the rounding waits for it.
 const closeShare = 3
+
+// syncWriter serializes the writes of the refinement and the rounding to
+// the log.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
+}
 
 // searchShare is the share of the time limit kept for rounding and the
 // local search after the relaxations (which get the rest).

@@ -105,7 +105,7 @@ func TestCloseBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	value := tight.PrimalObjective - prob.Const
-	b := driver.CloseBound(ctx, prob, loose, time.Second, nil)
+	b := driver.CloseBound(ctx, prob, loose, time.Second, 1, nil)
 	t.Logf("iterates %.9g, closing %.9g, SDR value %.9g", loose.EnergyBound, b, value)
 	if !(b > loose.EnergyBound) || b > value+1e-6*(1+math.Abs(value)) {
 		t.Fatalf("closing bound %v: iterates %v, SDR value %v", b, loose.EnergyBound, value)

@@ -68,11 +68,12 @@
 // Those multipliers come from inner solves capped at InnerIter, whose
 // slack keeps many small negative eigenvalues (Grids_20 at the stop: more
 // than 32, down to -2e-3 on costs scaled to 1), each costing the bound n+1
-// times itself. So a run that ends with the primal side converged but the
-// bound more than Tol below the objective ends with a closing inner solve
-// (closeDual): up to CloseIter (300) more L-BFGS iterations on L at the
-// last multipliers, at an eighth of the penalty, whose multiplier update
-// is certified. L is convex in X on the face, so at its minimizer that
+// times itself. So a run that ends with the primal side converged (or by
+// its time limit, whose last fifth the outer iterations leave for this)
+// but the bound more than Tol below the objective ends with a closing
+// inner solve (closeDual): up to CloseIter (300) more L-BFGS iterations
+// on L at the last multipliers, at an eighth of the penalty, whose
+// multiplier update is certified. L is convex in X on the face, so at its minimizer that
 // slack is PSD; on Grids_20 the closing solve leaves a few negative
 // eigenvalues of about 1e-4, and its point, refined by the driver, gives
 // a bound 1.0-1.7e-4 below the SDR value after 10 rounds of the bundle
