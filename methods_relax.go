@@ -44,9 +44,8 @@ certificate; on multi-label models the L-BFGS is preconditioned by
 the Lagrangian's Hessian diagonal); certificates by thick-restart
 Lanczos, the last one after a longer closing inner solve at the
 final multipliers when the bound is loose; rounding and probes as
-for sdpad. 45x faster than sdpad-lr
-on Potts grids; loose bounds on the dense object-detection models
-and ORIENT (BENCHMARKS.md)`,
+for sdpad. 45x faster than sdpad-lr on Potts grids; loose bounds on
+the dense object-detection models and ORIENT (BENCHMARKS.md)`,
 		func(*Settings) relax.Solver { return factor.Relaxer{} }))
 }
 
