@@ -46,7 +46,8 @@ type Options struct {
 	NoPolish bool   // no local search on the rounded assignments
 	// Stage, when not nil, is told when the closing certificate and the
 	// rounding start (iterations 0) and when the rounding ends, with the
-	// stage's best energy and the bound so far.
+	// stage's best energy and the bound so far (the closing certificate's
+	// included once it is done: on two cores it runs beside the rounding).
 	Stage func(stage string, iterations int, energy, bound float64)
 }
 
@@ -76,9 +77,11 @@ const roundingDraws = 32
 // (local.Candidates); the best is kept. The relaxations get 1 - searchShare of
 // the time limit. The bound is the certified energy bound (spec §9) of the
 // first relaxation, the only one over the whole model: the best of its
-// iterates', that iterate's again after certify.Refine (closeBound), and
-// that of the point complementary to the best assignment (from a
-// relaxation within complementTol, when complementHopeful). Unless
+// iterates', the solver's best dual point's after certify.Refine
+// (closeBound: beside the rounding and the local search when GOMAXPROCS
+// allows, else before them), and that of the point complementary to the
+// best assignment (from a relaxation within complementTol, when
+// complementHopeful). Unless
 // NoProbe, probes round the iterate and stop the relaxation when a
 // certificate proves the assignment optimal.
 func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) (*Outcome, error) {
