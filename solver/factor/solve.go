@@ -194,17 +194,12 @@ const (
 // iterations and as many as the run took (under a deadline: in half of the
 // time left, the certificate in the rest; the outer iterations leave it
 // closingReserve of the time limit), then certifies the multiplier
-// update there: its bound counts when better, and the point becomes
-// res.BestY, BestZ either way, the start of certify.Refine (res's factor
-// and objectives stay the run's). Why: L is convex in X = V V^T on the
-// face, so at its minimizer the update's slack is PSD and the §9 bound is
-// -<b,y> (see dual); the run's inner solves, capped at InnerIter, leave
-// its slack tens of negative eigenvalues (Grids_20: more than 32, down to
-// -2e-3), and the smaller penalty conditions the inner problem better. An
-// outlier eigenvalue can still put the closing point's own bound below the
-// iterates', but the refinement removes it first (Grids_20 with seed 3:
-// -11128.4 against -11119.3, refined -11113.1 against -11114.1;
-// BENCHMARKS.md, "The closing inner solve").
+// update there (why: the package doc, "Certificates"). Its bound counts
+// when better, and its point becomes res.BestY, BestZ either way, the
+// start of certify.Refine: an outlier eigenvalue can put its own bound
+// below the iterates', but the refinement removes it first (Grids_20 with
+// seed 3: -11128.4 against -11119.3, refined -11113.1 against -11114.1).
+// res's factor and objectives stay the run's.
 func closeDual(ctx context.Context, a *alm, v *mat.Dense, cf *certifier, res *Result, s *Settings) {
 	t0 := time.Now()
 	stop := solver.Done(ctx)
