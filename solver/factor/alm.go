@@ -22,7 +22,8 @@ import (
 // over the nonnegative edge products v_ia . v_jb (P). Row 0 is e_1 and
 // every variable's rows sum to it: V stays on that affine set because the
 // gradient is projected onto its tangent space (row 0 zero, block means
-// zero).
+// zero). On models with only binary variables the iteration runs on U,
+// half V's rows, instead (point).
 type alm struct {
 	prob  *sdr.Problem
 	scale float64  // costs are C / scale
@@ -36,6 +37,7 @@ type alm struct {
 	vv *mat.Dense // V o V, scratch of hessDiag
 
 	multi bool      // some variable has more than two states: the L-BFGS is preconditioned (precond)
+	bin   bool      // every variable has two states: the iteration runs on U (point), not V
 	lam   []float64 // multipliers of the y rows (E3, E4 used; layout sdr.Layout)
 	mu    []float64 // multipliers of P, >= 0
 	sigma float64
@@ -45,7 +47,8 @@ type alm struct {
 func newALM(prob *sdr.Problem, sigma float64) *alm {
 	a := &alm{prob: prob, c: sdr.NewSym(prob), x: sdr.NewSym(prob), m: sdr.NewSym(prob),
 		lam: make([]float64, prob.Y.Len), mu: make([]float64, prob.NumZ), sigma: sigma,
-		multi: slices.ContainsFunc(prob.Card, func(m int) bool { return m > 2 })}
+		multi: slices.ContainsFunc(prob.Card, func(m int) bool { return m > 2 }),
+		bin:   len(prob.Card) > 0 && !slices.ContainsFunc(prob.Card, func(m int) bool { return m != 2 })}
 	a.c.CopyFrom(prob.C)
 	a.scale = 0
 	for _, part := range append(append([][]float64{a.c.Row0}, a.c.Diag...), a.c.Edge...) {
@@ -61,11 +64,30 @@ func newALM(prob *sdr.Problem, sigma float64) *alm {
 	return a
 }
 
-// eval returns L(V) and sets grad to its projected gradient 2 m V.
-func (a *alm) eval(v, grad *mat.Dense) float64 {
+// eval returns L at the iteration's point x (V, or U when a.bin) and sets
+// grad to its projected gradient: 2 m V, or on U the rows (m V)_i0 -
+// (m V)_i1 moved to the tangent spaces of the spheres (gradU).
+func (a *alm) eval(x, grad *mat.Dense) float64 {
 	a.evals++
+	if a.bin {
+		a.patternU(x)
+		f := a.terms()
+		a.gradU(x, grad)
+		sphereTangent(x, grad)
+		return f
+	}
+	a.x.PatternOf(x)
+	f := a.terms()
+	a.m.MulMat(grad, x)
+	floats.Scale(2, grad.RawMatrix().Data)
+	tangent(a.prob, x, grad)
+	return f
+}
+
+// terms returns L at the point whose products are a.x and sets a.m to the
+// matrix whose product with V is half L's gradient in V.
+func (a *alm) terms() float64 {
 	p := a.prob
-	a.x.PatternOf(v)
 	a.m.CopyFrom(a.c)
 	f := a.c.Dot(a.x)
 	sig := a.sigma
@@ -106,9 +128,6 @@ func (a *alm) eval(v, grad *mat.Dense) float64 {
 			zk++
 		}
 	}
-	a.m.MulMat(grad, v)
-	floats.Scale(2, grad.RawMatrix().Data)
-	tangent(p, v, grad)
 	return f
 }
 
@@ -360,4 +379,141 @@ func initial(p *sdr.Problem, r int, seed uint64) *mat.Dense {
 	}
 	retract(p, v)
 	return v
+}
+
+// On models whose variables all have two states the iteration runs on U,
+// n x r with u_i = v_i0 - v_i1 on the unit sphere, instead of V (N = 2n+1
+// rows): V is e_1 and (e_1 +- u_i)/2, so U holds all of it in half the
+// rows and the L-BFGS's vectors are half as long. point and factor map
+// between the two; on other models both are the identity.
+
+// point returns the iteration's point for the factor v: v, or U when a.bin.
+func (a *alm) point(v *mat.Dense) *mat.Dense {
+	if !a.bin {
+		return v
+	}
+	vr := v.RawMatrix()
+	u := mat.NewDense(len(a.prob.Card), vr.Cols, nil)
+	for i := range a.prob.Card {
+		v0, v1 := rowPair(vr, a.prob.Offset[i])
+		floats.SubTo(u.RawRowView(i), v0, v1)
+	}
+	return u
+}
+
+// factor returns the factor V of the iteration's point x: x, or a new V
+// from U when a.bin.
+func (a *alm) factor(x *mat.Dense) *mat.Dense {
+	if !a.bin {
+		return x
+	}
+	v := mat.NewDense(a.prob.N(), x.RawMatrix().Cols, nil)
+	expand(a.prob, x, v)
+	return v
+}
+
+// expand sets v to the factor of U: row 0 e_1, rows (e_1 +- u_i)/2.
+func expand(p *sdr.Problem, u, v *mat.Dense) {
+	vr := v.RawMatrix()
+	clear(vr.Data[:vr.Cols])
+	vr.Data[0] = 1
+	for i := range p.Card {
+		v0, v1 := rowPair(vr, p.Offset[i])
+		for c, x := range u.RawRowView(i) {
+			v0[c], v1[c] = x/2, -x/2
+		}
+		v0[0] += 0.5
+		v1[0] += 0.5
+	}
+}
+
+// tangent moves g to the tangent space at the iteration's point x.
+func (a *alm) tangent(x, g *mat.Dense) {
+	if a.bin {
+		sphereTangent(x, g)
+	} else {
+		tangent(a.prob, x, g)
+	}
+}
+
+// retract moves the iteration's point x back onto its manifold.
+func (a *alm) retract(x *mat.Dense) {
+	if !a.bin {
+		retract(a.prob, x)
+		return
+	}
+	xr := x.RawMatrix()
+	for i := range xr.Rows {
+		row := xr.Data[i*xr.Stride : i*xr.Stride+xr.Cols]
+		if nrm := floats.Norm(row, 2); nrm > 0 {
+			floats.Scale(1/nrm, row)
+		}
+	}
+}
+
+// sphereTangent removes from each row of g its component along the same
+// row of u.
+func sphereTangent(u, g *mat.Dense) {
+	ur, gr := u.RawMatrix(), g.RawMatrix()
+	for i := range ur.Rows {
+		ui, gi := ur.Data[i*ur.Stride:i*ur.Stride+ur.Cols], gr.Data[i*gr.Stride:i*gr.Stride+gr.Cols]
+		if uu := floats.Dot(ui, ui); uu > 0 {
+			floats.AddScaled(gi, -floats.Dot(ui, gi)/uu, ui)
+		}
+	}
+}
+
+// patternU sets a.x to V V^T on the pattern, V the factor of U: with v_0 =
+// e_1 and v_ia = (e_1 + s_a u_i)/2, s = (1, -1), v_ia . v_jb = (1 + s_a
+// u_i[0] + s_b u_j[0] + s_a s_b u_i . u_j)/4: one product of rows per edge
+// instead of four.
+func (a *alm) patternU(u *mat.Dense) {
+	p, x := a.prob, a.x
+	ur := u.RawMatrix()
+	row := func(i int) []float64 { return ur.Data[i*ur.Stride : i*ur.Stride+ur.Cols] }
+	x.Row0[0] = 1
+	for i := range p.Card {
+		ui, o := row(i), p.Offset[i]
+		u0, uu := ui[0], floats.Dot(ui, ui)
+		x.Row0[o], x.Row0[o+1] = (1+u0)/2, (1-u0)/2
+		d := x.Diag[i]
+		d[0], d[1], d[2], d[3] = (1+2*u0+uu)/4, (1-uu)/4, (1-uu)/4, (1-2*u0+uu)/4
+	}
+	for e := range p.Edges {
+		ed := &p.Edges[e]
+		ui, uj := row(ed.I), row(ed.J)
+		d, a0, b0 := floats.Dot(ui, uj), ui[0], uj[0]
+		blk := x.Edge[e]
+		blk[0], blk[1] = (1+a0+b0+d)/4, (1+a0-b0-d)/4
+		blk[2], blk[3] = (1-a0+b0-d)/4, (1-a0-b0+d)/4
+	}
+}
+
+// gradU sets each row i of g to (m V)_i0 - (m V)_i1, the gradient of L in
+// u_i, V the factor of U: a row sum_b w_b v_jb of m V with v_jb = (e_1 +
+// s_b u_j)/2 is e_1 (w_0 + w_1)/2 + u_j (w_0 - w_1)/2, one update of a row
+// per edge end instead of four.
+func (a *alm) gradU(u, g *mat.Dense) {
+	p, m := a.prob, a.m
+	ur, gr := u.RawMatrix(), g.RawMatrix()
+	urow := func(i int) []float64 { return ur.Data[i*ur.Stride : i*ur.Stride+ur.Cols] }
+	grow := func(i int) []float64 { return gr.Data[i*gr.Stride : i*gr.Stride+gr.Cols] }
+	for i := range p.Card {
+		o, d := p.Offset[i], m.Diag[i]
+		w0, w1 := d[0]-d[2], d[1]-d[3]
+		gi := grow(i)
+		floats.ScaleTo(gi, (w0-w1)/2, urow(i))
+		gi[0] += m.Row0[o] - m.Row0[o+1] + (w0+w1)/2
+	}
+	for e := range p.Edges {
+		ed := &p.Edges[e]
+		blk := m.Edge[e]
+		w0, w1 := blk[0]-blk[2], blk[1]-blk[3] // row I0 - row I1, columns J0, J1
+		x0, x1 := blk[0]-blk[1], blk[2]-blk[3] // column J0 - column J1, rows I0, I1
+		gi, gj := grow(ed.I), grow(ed.J)
+		floats.AddScaled(gi, (w0-w1)/2, urow(ed.J))
+		gi[0] += (w0 + w1) / 2
+		floats.AddScaled(gj, (x0-x1)/2, urow(ed.I))
+		gj[0] += (x0 + x1) / 2
+	}
 }

@@ -480,6 +480,7 @@ func TestSphere(t *testing.T) {
 		}
 	}
 	a := newALM(prob, 2)
+	a.bin = false // the rows of V, as on models with more than two states
 	a.eval(v, g)
 	a.r = mat.NewDense(n, c, nil)
 	a.m.MulMat(a.r, v)
@@ -538,6 +539,61 @@ func TestClosing(t *testing.T) {
 		}
 		if !mat.Equal(open.Factor, closed.Factor) || open.PrimalObjective != closed.PrimalObjective {
 			t.Errorf("%s: the closing solve changed the run's factor", tc.name)
+		}
+	}
+}
+
+// TestBinaryPoint checks the iteration on U of all-binary models against
+// the one on V: the same L, the gradient in u_i equal to the tangent
+// gradient's row i0, central differences along the spheres, and point and
+// factor inverse to each other.
+func TestBinaryPoint(t *testing.T) {
+	prob := binary(t, 15, 3, 2)
+	r := rand.New(rand.NewPCG(3, 4))
+	a, v := randomALM(prob, 2.9, 5, r)
+	if !a.bin {
+		t.Fatal("an all-binary model does not run on U")
+	}
+	retract(prob, v)
+	u := a.point(v)
+	if back := a.factor(u); !mat.EqualApprox(back, v, 1e-14) {
+		t.Fatal("factor(point(V)) differs from V")
+	}
+	n, c := u.Dims()
+	g := mat.NewDense(n, c, nil)
+	f := a.eval(u, g)
+
+	b := newALM(prob, a.sigma)
+	b.bin = false
+	copy(b.lam, a.lam)
+	copy(b.mu, a.mu)
+	gv := mat.NewDense(prob.N(), c, nil)
+	if fv := b.eval(v, gv); math.Abs(f-fv) > 1e-12*(1+math.Abs(fv)) {
+		t.Fatalf("L on U %.15g, on V %.15g", f, fv)
+	}
+	for i := range prob.Card {
+		if !floats.EqualApprox(g.RawRowView(i), gv.RawRowView(prob.Offset[i]), 1e-12) {
+			t.Fatalf("variable %d: gradient in u %v, tangent gradient on V %v", i, g.RawRowView(i), gv.RawRowView(prob.Offset[i]))
+		}
+	}
+	for trial := range 5 {
+		d := mat.NewDense(n, c, nil)
+		for i := range n {
+			for j := range c {
+				d.Set(i, j, r.NormFloat64())
+			}
+		}
+		sphereTangent(u, d)
+		const h = 1e-6
+		var up, um mat.Dense
+		up.Add(u, scaled(h, d))
+		um.Add(u, scaled(-h, d))
+		a.retract(&up)
+		a.retract(&um)
+		scratch := mat.NewDense(n, c, nil)
+		fd := (a.eval(&up, scratch) - a.eval(&um, scratch)) / (2 * h)
+		if an := floats.Dot(flat(g), flat(d)); math.Abs(fd-an) > 1e-6*(1+math.Abs(an)) {
+			t.Fatalf("direction %d: derivative %.12g, finite differences %.12g", trial, an, fd)
 		}
 	}
 }

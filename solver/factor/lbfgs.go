@@ -131,7 +131,7 @@ func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int 
 	for ; k < iters && in.gradNorm() > tol && !stop(); k++ {
 		g := flat(in.g)
 		in.mem.direction(d, g)
-		tangent(a.prob, in.v, in.d)
+		a.tangent(in.v, in.d)
 		gd := floats.Dot(g, d)
 		t := 1.0
 		if !(gd < 0) || in.mem.n == 0 {
@@ -139,7 +139,7 @@ func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int 
 			copy(d, g)
 			if in.mem.pre != nil {
 				floats.Mul(d, in.mem.pre)
-				tangent(a.prob, in.v, in.d)
+				a.tangent(in.v, in.d)
 			}
 			floats.Scale(-1, d)
 			gd = floats.Dot(g, d)
@@ -149,7 +149,7 @@ func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int 
 		var ft float64
 		for ls := 0; ; ls++ {
 			floats.AddScaledTo(xt, x, t, d)
-			retract(a.prob, in.vt)
+			a.retract(in.vt)
 			ft = a.eval(in.vt, in.gt)
 			if ft <= in.f+c1*t*gd {
 				break

@@ -66,7 +66,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 
 	a := newALM(prob, s.Sigma0)
 	v := start(prob, a, &s)
-	in := newInner(a, v, s.Memory)
+	in := newInner(a, a.point(v), s.Memory)
 	cf := newCertifier(prob, s.CertifyRank)
 	res := &Result{Status: solver.Unsolved, SDRBound: math.Inf(-1), EnergyBound: math.Inf(-1)}
 	ax, px := make([]float64, prob.Y.Len), make([]float64, prob.NumZ)
@@ -83,7 +83,8 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		converged := in.gradNorm() <= innerTol*a.cnorm
 		eq, neg := a.update()
 		viol := max(eq, neg)
-		y, z := a.dual(in.v)
+		v = a.factor(in.v)
+		y, z := a.dual(v)
 		res.Iterations, res.Y, res.Z = k, y, z
 		res.PrimalObjective = prob.PrimalObjective(a.x)
 		res.DualObjective = prob.DualObjective(y)
@@ -103,7 +104,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 				res.SDRBound, res.EnergyBound, res.BestY, res.BestZ = cert.LowerBound, cert.EnergyBound, y, z
 			}
 		}
-		res.Factor, res.Rank = in.v, in.v.RawMatrix().Cols
+		res.Factor, res.Rank = v, v.RawMatrix().Cols
 		res.Evaluations, res.Time = a.evals, time.Since(t0)
 		it := Iterate{K: k, Inner: res.Inner, PrimalObjective: res.PrimalObjective, DualObjective: res.DualObjective,
 			Gap: res.Gap, PrimalInfeasibility: res.PrimalInfeasibility, DualInfeasibility: res.DualInfeasibility,
@@ -123,7 +124,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		case ok(s.Tol):
 			res.Status = solver.Solved
 		case s.Probe != nil && k%s.ProbeEvery == 0 && res.Gap <= s.ProbeTol && res.PrimalInfeasibility <= s.ProbeTol:
-			res.Marginals = prob.Marginals(column0(in.v))
+			res.Marginals = prob.Marginals(column0(v))
 			if proven = s.Probe(res); proven {
 				res.Status = solver.Solved
 			}
@@ -141,7 +142,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		}
 		grow := 0
 		primalDone := converged && res.PrimalInfeasibility <= 10*s.Tol || res.PrimalInfeasibility <= s.Tol
-		if primalDone && err == nil && res.Rank < s.MaxRank && fullRank(in.v) {
+		if primalDone && err == nil && res.Rank < s.MaxRank && fullRank(v) {
 			for _, l := range vals {
 				if l < -s.Tol*a.scale {
 					grow++
@@ -161,14 +162,13 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		prevViol = viol
 		innerTol = max(1e-3*s.Tol, min(innerTol, viol))
 		if grow > 0 {
-			in = newInner(a, widen(prob, in.v, vecs, grow), s.Memory)
+			in = newInner(a, a.point(widen(prob, v, vecs, grow)), s.Memory)
 			prevViol = math.Inf(1)
 		} else {
 			in.f = a.eval(in.v, in.g)
 		}
 	}
-	res.Factor, res.Rank = in.v, in.v.RawMatrix().Cols
-	res.Marginals = prob.Marginals(column0(in.v))
+	res.Marginals = prob.Marginals(column0(v))
 	if ctx.Err() == nil && !proven && s.CloseIter > 0 && (res.PrimalInfeasibility <= s.TolLoose || res.Status == solver.TimeLimit) &&
 		!(sdr.Gap(res.PrimalObjective, res.SDRBound) <= s.Tol) {
 		closeDual(ctx, a, in.v, cf, res, &s)
@@ -189,18 +189,18 @@ const (
 )
 
 // closeDual is the closing inner solve: it minimizes the Lagrangian at the
-// last multipliers further, from a copy of v, at the penalty
-// sigma/closingSigma (not below Sigma0), by at most CloseIter L-BFGS
-// iterations and as many as the run took (under a deadline: in half of the
-// time left, the certificate in the rest; the outer iterations leave it
-// closingReserve of the time limit), then certifies the multiplier
-// update there (why: the package doc, "Certificates"). Its bound counts
+// last multipliers further, from a copy of the iteration's point x (V, or
+// U: alm.point), at the penalty sigma/closingSigma (not below Sigma0), by
+// at most CloseIter L-BFGS iterations and as many as the run took (under a
+// deadline: in half of the time left, the certificate in the rest; the
+// outer iterations leave it closingReserve of the time limit), then
+// certifies the multiplier update there (why: the package doc, "Certificates"). Its bound counts
 // when better, and its point becomes res.BestY, BestZ either way, the
 // start of certify.Refine: an outlier eigenvalue can put its own bound
 // below the iterates', but the refinement removes it first (Grids_20 with
 // seed 3: -11128.4 against -11119.3, refined -11113.1 against -11114.1).
 // res's factor and objectives stay the run's.
-func closeDual(ctx context.Context, a *alm, v *mat.Dense, cf *certifier, res *Result, s *Settings) {
+func closeDual(ctx context.Context, a *alm, x *mat.Dense, cf *certifier, res *Result, s *Settings) {
 	t0 := time.Now()
 	stop := solver.Done(ctx)
 	mctx := ctx // the L-BFGS gets half of the time left, the certificate the rest
@@ -210,12 +210,12 @@ func closeDual(ctx context.Context, a *alm, v *mat.Dense, cf *certifier, res *Re
 		defer cancel()
 	}
 	a.sigma = max(a.sigma/closingSigma, s.Sigma0)
-	in := newInner(a, mat.DenseCopyOf(v), s.Memory)
+	in := newInner(a, mat.DenseCopyOf(x), s.Memory)
 	k := in.minimize(a, 1e-3*s.Tol*a.cnorm, min(s.CloseIter, res.Inner), solver.Done(mctx))
 	res.Inner += k
 	res.Closing = k
 	a.update()
-	y, z := a.dual(in.v)
+	y, z := a.dual(a.factor(in.v))
 	cert, _, _, err := cf.certify(y, z, s.CertifyTol, s.CertifyMaxIter, s.Seed, stop)
 	if err == nil && !math.IsInf(cert.LowerBound, -1) {
 		res.BestY, res.BestZ = y, z
