@@ -154,7 +154,7 @@ func newRefiner(ctx context.Context, prob *sdr.Problem, y, z []float64, s Settin
 func (r *refiner) eval(x []float64) (float64, []plane, error) {
 	p, ny := r.prob, r.prob.Y.Len
 	y, z := x[:ny], x[ny:]
-	p.DualSlack(r.op.S, y, z)
+	r.op.Set(y, z)
 	res, err := eigen.Smallest(r.op, r.k, r.warm, r.es)
 	if err != nil && !errors.Is(err, eigen.ErrNotConverged) {
 		return 0, nil, err

@@ -64,7 +64,9 @@
 // complement of the v_i (order N - n) with O(N^2) products U^T W U and U Y
 // U^T. Solvers may project onto {U Y U^T : Y PSD} instead of the PSD cone
 // (same feasible set, attained dual), and Certify uses lambda_min(U^T S' U),
-// which is at least lambda_min(S') and still certifies.
+// which is at least lambda_min(S') and still certifies. FaceSym holds U^T S
+// U for a Sym S with S's sparsity (U is block diagonal but for one dense
+// column), for the eigensolvers' many products with it.
 //
 // # A certificate at an assignment
 //

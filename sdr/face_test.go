@@ -125,3 +125,31 @@ func eye(n int) *mat.Dense {
 	}
 	return m
 }
+
+// TestFaceSym checks the sparse compressed matrix against U^T S U formed
+// densely from the face's basis, on one column (Lanczos' path) and on
+// blocks, for random problems with forbidden entries and one-state
+// variables.
+func TestFaceSym(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for pi, p := range randProblems(t, 5, 200) {
+		n, d := p.N(), p.N()-p.NumVars()
+		s := NewSym(p)
+		s.FromDense(randSymDense(r, n))
+		u := faceBasis(p)
+		var want mat.Dense
+		want.Product(u.T(), s.ToDense(), u)
+		c := p.Face().NewFaceSym()
+		c.Set(s)
+		for _, k := range []int{1, 2 + r.IntN(3)} {
+			x := randDense(r, d, k)
+			got := mat.NewDense(d, k, nil)
+			c.MulMat(got, x)
+			var wantX mat.Dense
+			wantX.Mul(&want, x)
+			if !mat.EqualApprox(got, &wantX, 1e-12) {
+				t.Fatalf("problem %d (N = %d, d = %d), %d columns: FaceSym differs from U^T S U:\n%v\n%v", pi, n, d, k, mat.Formatted(got), mat.Formatted(&wantX))
+			}
+		}
+	}
+}

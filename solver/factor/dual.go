@@ -113,7 +113,7 @@ func newCertifier(prob *sdr.Problem, k int) *certifier {
 // those eigenvectors in Xbar's coordinates (N x k) with their Rayleigh
 // quotients: the directions of negative curvature where these are negative.
 func (cf *certifier) certify(y, z []float64, tol float64, iters int, seed uint64, stop func() bool) (sdr.Certificate, *mat.Dense, []float64, error) {
-	cf.prob.DualSlack(cf.op.S, y, z)
+	cf.op.Set(y, z)
 	c, vecs, _, err := certify.Partial(cf.prob, cf.op, y, z, true, cf.k, cf.warm, eigen.Settings{Tol: tol, MaxIter: iters, Seed: seed, Stop: stop, Lanczos: true})
 	if err != nil {
 		return sdr.Certificate{}, nil, nil, err
