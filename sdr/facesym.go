@@ -66,7 +66,7 @@ func (c *FaceSym) Set(s *Sym) {
 		// Block (i,i): H_i S_ii H_i.
 		b := c.blk[:m*m]
 		copy(b, s.Diag[i])
-		c.reflectLeft(b, m, m, i)
+		c.reflectLeft(b, m, i)
 		c.reflectRight(b, m, m, i)
 		gg += gi(i) * gi(i) * b[last*m+last]
 		d := c.diag[i]
@@ -80,7 +80,7 @@ func (c *FaceSym) Set(s *Sym) {
 		mi, mj := p.Card[ed.I], p.Card[ed.J]
 		b := c.blk[:mi*mj]
 		copy(b, s.Edge[e])
-		c.reflectLeft(b, mi, mj, ed.I)
+		c.reflectLeft(b, mj, ed.I)
 		c.reflectRight(b, mi, mj, ed.J)
 		li, lj := mi-1, mj-1
 		gg += 2 * gi(ed.I) * gi(ed.J) * b[li*mj+lj]
@@ -98,8 +98,8 @@ func (c *FaceSym) Set(s *Sym) {
 	c.g[0] = gg
 }
 
-// reflectLeft replaces the rows x cols block b (row-major) by H_i b.
-func (c *FaceSym) reflectLeft(b []float64, rows, cols, i int) {
+// reflectLeft replaces the m_i x cols block b (row-major) by H_i b.
+func (c *FaceSym) reflectLeft(b []float64, cols, i int) {
 	u, beta := c.f.hu[i], c.f.hbeta[i]
 	if u == nil {
 		return

@@ -28,16 +28,7 @@ func BenchmarkFaceSym(b *testing.B) {
 		{"orient-200", orient},
 		{"matching-60x10", gen.DenseMatching(60, 10, 1)},
 	} {
-		pw, err := c.m.Pairwise(nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, err := Build(pw)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s := NewSym(p)
-		p.DualSlack(s, randVec(r, p.Y.Len), randVec(r, p.NumZ))
+		p, s := randSlack(b, r, c.m)
 		f := p.Face()
 		fs := f.NewFaceSym()
 		fs.Set(s)

@@ -130,16 +130,7 @@ func BenchmarkMulMatOrient(b *testing.B) {
 // benchMulMat times MulMat with a random dual slack of m's relaxation on
 // blocks of each width in widths.
 func benchMulMat(b *testing.B, r *rand.Rand, m *model.Model, widths []int) {
-	pw, err := m.Pairwise(nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := Build(pw)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := NewSym(p)
-	p.DualSlack(s, randVec(r, p.Y.Len), randVec(r, p.NumZ))
+	p, s := randSlack(b, r, m)
 	for _, k := range widths {
 		x, dst := randDense(r, p.N(), k), mat.NewDense(p.N(), k, nil)
 		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
@@ -148,4 +139,21 @@ func benchMulMat(b *testing.B, r *rand.Rand, m *model.Model, widths []int) {
 			}
 		})
 	}
+}
+
+// randSlack returns the relaxation of m and the dual slack of a random
+// dual point of it.
+func randSlack(tb testing.TB, r *rand.Rand, m *model.Model) (*Problem, *Sym) {
+	tb.Helper()
+	pw, err := m.Pairwise(nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := Build(pw)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := NewSym(p)
+	p.DualSlack(s, randVec(r, p.Y.Len), randVec(r, p.NumZ))
+	return p, s
 }
