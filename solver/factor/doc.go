@@ -20,7 +20,11 @@
 // Max-Cut do) and their E3 multiplier comes in closed form from the
 // gradient (alm.binaryMultipliers). This removes the stiffest penalty terms:
 // on the binary UAI instances it cut the L-BFGS iterations 2-8x
-// (BENCHMARKS.md, "Binary variables on the sphere").
+// (BENCHMARKS.md, "Binary variables on the sphere"). When every variable
+// is binary the iteration runs on U = (u_i) itself, n rows instead of 2n +
+// 1 (alm.point): an edge's four products come from one product u_i . u_j,
+// the gradient's rows from one update per edge end (alm.patternU, gradU),
+// and the L-BFGS's vectors are half as long.
 //
 // # The iteration
 //
@@ -107,13 +111,13 @@
 // primal side stalling (n = 200: pinf 2.5e-3 after 120 s, 6.3e-5 with a cap
 // of 500); the sparse models, which auto gives to this solver, gain from
 // the cap (BENCHMARKS.md).
-// Grids_20 (binary) converges, but in tens of seconds rather than seconds:
-// 14-17 s to the 1e-4 protocol with seeds 0-3 on one core (about 1,050
-// L-BFGS iterations; 47-79 s before binary variables moved to the sphere,
-// sigma to residual balancing and the cap to 100), with the iterates'
-// certified bound 7e-4 to 1.5e-3 below the objective; the closing solve
-// (6 s) and the driver's refinement (as long again as the relaxation)
-// bring it within 1e-4 of the SDR value.
+// Grids_20 (binary) reaches the 1e-4 protocol in 7-8 s on one core with
+// seeds 0-3 (about 1,000-1,100 L-BFGS iterations; 14-18 s before the
+// iteration moved to U and the certificates to sdr.FaceSym, 47-79 s before
+// binary variables moved to the sphere, sigma to residual balancing and
+// the cap to 100), with the iterates' certified bound 9e-4 to 2e-3 below
+// the objective; the closing solve (2-2.5 s) and the driver's refinement
+// (as long again as the relaxation) bring it within 1e-4 of the SDR value.
 // Models with more than two states per variable still penalize E3: their
 // E3 set is not a manifold where two or more of a variable's rows vanish,
 // which is where near-integral solutions lie. A parametrization by frames
