@@ -73,7 +73,7 @@ type Solution struct {
 	Rank   int
 
 	Y, Z         []float64 // final dual point, layout sdr.Layout; z >= 0, one per entry of P
-	BestY, BestZ []float64 // the solver's best certified dual point, the one to refine: of EnergyBound, or one the solver deems a better start (nil if none)
+	BestY, BestZ []float64 // the dual point to refine: that of EnergyBound, or one the solver deems a better start, certified or not (nil if none)
 	EnergyBound  float64   // best certified lower bound on every assignment's energy (§9), -Inf if none
 
 	PrimalObjective     float64 // <C, Xbar>

@@ -597,3 +597,25 @@ func TestBinaryPoint(t *testing.T) {
 		}
 	}
 }
+
+// TestClosingCut: a closing solve whose certificate the deadline cuts short
+// still hands its dual point to the refinement (BestY, BestZ) and leaves
+// the bound as it was.
+func TestClosingCut(t *testing.T) {
+	p := binary(t, 2000, 3, 5)
+	s := DefaultSettings()
+	a := newALM(p, s.Sigma0)
+	in := newInner(a, a.point(initial(p, s.Rank, 1)), s.Memory)
+	in.minimize(a, 0, 5, func() bool { return false })
+	a.update()
+	res := &Result{SDRBound: math.Inf(-1), EnergyBound: math.Inf(-1), Inner: 5}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	closeDual(ctx, a, in.v, newCertifier(p, s.CertifyRank), res, &s)
+	if res.BestY == nil || res.BestZ == nil {
+		t.Fatal("no dual point to refine after a closing solve cut short")
+	}
+	if !math.IsInf(res.SDRBound, -1) {
+		t.Errorf("bound %g from a certificate cut short", res.SDRBound)
+	}
+}

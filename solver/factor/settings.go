@@ -127,7 +127,7 @@ type Result struct {
 	Rank   int
 	Y      []float64 // dual point of the last iterate (sdr layout)
 	Z      []float64
-	BestY  []float64 // the dual point of SDRBound, or the closing inner solve's (closeDual); nil if none was certified
+	BestY  []float64 // the dual point of SDRBound, or the closing inner solve's (closeDual, certified or cut short by the time limit); nil if neither
 	BestZ  []float64
 
 	PrimalObjective     float64
