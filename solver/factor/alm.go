@@ -401,30 +401,24 @@ func (a *alm) point(v *mat.Dense) *mat.Dense {
 	return u
 }
 
-// factor returns the factor V of the iteration's point x: x, or a new V
-// from U when a.bin.
+// factor returns the factor V of the iteration's point x: x, or when
+// a.bin a new V with row 0 e_1 and rows (e_1 +- u_i)/2.
 func (a *alm) factor(x *mat.Dense) *mat.Dense {
 	if !a.bin {
 		return x
 	}
 	v := mat.NewDense(a.prob.N(), x.RawMatrix().Cols, nil)
-	expand(a.prob, x, v)
-	return v
-}
-
-// expand sets v to the factor of U: row 0 e_1, rows (e_1 +- u_i)/2.
-func expand(p *sdr.Problem, u, v *mat.Dense) {
 	vr := v.RawMatrix()
-	clear(vr.Data[:vr.Cols])
 	vr.Data[0] = 1
-	for i := range p.Card {
-		v0, v1 := rowPair(vr, p.Offset[i])
-		for c, x := range u.RawRowView(i) {
-			v0[c], v1[c] = x/2, -x/2
+	for i := range a.prob.Card {
+		v0, v1 := rowPair(vr, a.prob.Offset[i])
+		for c, u := range x.RawRowView(i) {
+			v0[c], v1[c] = u/2, -u/2
 		}
 		v0[0] += 0.5
 		v1[0] += 0.5
 	}
+	return v
 }
 
 // tangent moves g to the tangent space at the iteration's point x.
