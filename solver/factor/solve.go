@@ -194,13 +194,14 @@ const (
 // at most CloseIter L-BFGS iterations and as many as the run took (under a
 // deadline: in half of the time left, the certificate in the rest; the
 // outer iterations leave it closingReserve of the time limit), then
-// certifies the multiplier update there (why: the package doc, "Certificates"). Its bound counts
-// when better, and its point becomes res.BestY, BestZ either way, the
-// start of certify.Refine: an outlier eigenvalue can put its own bound
-// below the iterates', but the refinement removes it first (Grids_20 with
-// seed 3: -11128.4 against -11119.3, refined -11113.1 against -11114.1),
-// and so when the time limit cuts its certificate short (the binary 100k
-// grid at 100 s: refined -211553.6 against -218638.5 from the iterates').
+// certifies the multiplier update there (why: the package doc,
+// "Certificates"). Its bound counts when better, and its point becomes
+// res.BestY, BestZ either way, the start of certify.Refine: an outlier
+// eigenvalue can put its own bound below the iterates', but the
+// refinement removes it first (Grids_20 with seed 3: -11128.4 against
+// -11119.3, refined -11113.1 against -11114.1), and so when the time limit
+// cuts its certificate short (the binary 100k grid at 100 s: refined
+// -211553.6 against -218638.5 from the iterates').
 // res's factor and objectives stay the run's.
 func closeDual(ctx context.Context, a *alm, x *mat.Dense, cf *certifier, res *Result, s *Settings) {
 	t0 := time.Now()
