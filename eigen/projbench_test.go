@@ -7,14 +7,16 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-func BenchmarkProject401(b *testing.B) {
+// benchProject times Project on an n x n matrix with pos positive
+// eigenvalues in [1, 1 + spread] and the others in [-1, 0], by inverse
+// iteration (selective) and by the full decomposition.
+func benchProject(b *testing.B, n, pos int, spread float64) {
 	r := rand.New(rand.NewPCG(1, 2))
-	n := 401
 	vals := make([]float64, n)
 	for j := range vals {
 		vals[j] = -r.Float64()
-		if j < 5 {
-			vals[j] = 1 + r.Float64()
+		if j < pos {
+			vals[j] = 1 + spread*r.Float64()
 		}
 	}
 	v := withSpectrum(vals, r)
@@ -38,4 +40,16 @@ func BenchmarkProject401(b *testing.B) {
 			e.Values(v)
 		}
 	})
+}
+
+// BenchmarkProject401: the 10 x 10 x 4 grid's order, a rank-5 projection.
+func BenchmarkProject401(b *testing.B) { benchProject(b, 401, 5, 1) }
+
+// BenchmarkProject601: deer_0034's order, 220 positive eigenvalues, about
+// the rank of SDPAD's iterates there; clustered: within 5% of each other,
+// closer than dstein's cluster gap, as inverse iteration then
+// orthogonalizes.
+func BenchmarkProject601(b *testing.B) {
+	b.Run("spread", func(b *testing.B) { benchProject(b, 601, 220, 1) })
+	b.Run("clustered", func(b *testing.B) { benchProject(b, 601, 220, 0.05) })
 }

@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
@@ -12,24 +13,19 @@ import (
 
 var impl gonum.Implementation
 
-// selectiveMax is the largest fraction of the order for which Project
-// computes the eigenvectors of one sign by inverse iteration; above it (or
-// if inverse iteration fails) it takes the full decomposition.
-const selectiveMax = 0.3
-
 // Projector computes dense eigenvalues and the projection onto the PSD cone
 // of symmetric matrices of one order n; it holds the work space, so that
 // repeated calls do not allocate. Not safe for concurrent use.
 type Projector struct {
 	n         int
 	a         []float64 // n x n row-major: the matrix, then reflectors or eigenvectors
-	d, e, tau []float64 // tridiagonal form and reflector scalars (Dsytrd, upper)
+	d, e, tau []float64 // tridiagonal form and reflector scalars (Dsytrd, lower)
 	wd, we    []float64 // copies of d, e for the eigenvalues
 	split     []int     // starts of the unreduced blocks, then n
 	w         []float64 // selected eigenvalues
-	z         []float64 // n x k selected eigenvectors, row-major
-	x, h      []float64 // vector of inverse iteration; scratch of a reflector step
-	b         []float64 // n x k scaled eigenvectors for the rank-k update
+	z         []float64 // k x n: the selected eigenvectors, one per row
+	x         []float64 // vector of inverse iteration
+	b         []float64 // n x k scaled eigenvectors for the rank-k update (full path)
 	work      []float64
 	lu        tridiagLU
 	rand      rng
@@ -42,7 +38,7 @@ func NewProjector(n int) *Projector {
 	e := &Projector{
 		n: n, a: make([]float64, n*n), d: make([]float64, n), e: make([]float64, max(n-1, 0)), tau: make([]float64, max(n-1, 0)),
 		wd: make([]float64, n), we: make([]float64, max(n-1, 0)), split: make([]int, 0, n+1),
-		w: make([]float64, n), z: make([]float64, n*n), x: make([]float64, n), h: make([]float64, n), b: make([]float64, n*n),
+		w: make([]float64, n), z: make([]float64, n*n), x: make([]float64, n), b: make([]float64, n*n),
 		lu:   tridiagLU{a: make([]float64, n), b: make([]float64, n), c: make([]float64, n), d: make([]float64, n), in: make([]int, n)},
 		rand: 0x9e3779b97f4a7c15,
 	}
@@ -51,20 +47,27 @@ func NewProjector(n int) *Projector {
 	impl.Dsyev(lapack.EVCompute, blas.Upper, n, e.a, max(1, n), e.w, q, -1)
 	lw = max(lw, int(q[0]))
 	if n > 0 {
-		impl.Dsytrd(blas.Upper, n, e.a, n, e.d, e.e, e.tau, q, -1)
+		impl.Dsytrd(blas.Lower, n, e.a, n, e.d, e.e, e.tau, q, -1)
 		lw = max(lw, int(q[0]))
-		impl.Dorgtr(blas.Upper, n, e.a, n, e.tau, q, -1)
+		impl.Dorgtr(blas.Lower, n, e.a, n, e.tau, q, -1)
+		lw = max(lw, int(q[0]))
+	}
+	if n > 1 {
+		impl.Dormqr(blas.Right, blas.Trans, n, n-1, n-1, e.a[n:], n, e.tau, e.z[1:], n, q, -1)
 		lw = max(lw, int(q[0]))
 	}
 	e.work = make([]float64, max(lw, 2*n, 1))
 	return e
 }
 
-// load copies the upper triangle of v into a.
+// load copies v into a, both triangles.
 func (e *Projector) load(v *mat.SymDense) {
-	raw := v.RawSymmetric()
-	for i := range e.n {
-		copy(e.a[i*e.n+i:(i+1)*e.n], raw.Data[i*raw.Stride+i:i*raw.Stride+e.n])
+	raw, n := v.RawSymmetric(), e.n
+	for i := range n {
+		copy(e.a[i*n+i:(i+1)*n], raw.Data[i*raw.Stride+i:i*raw.Stride+n])
+		for j := range i {
+			e.a[i*n+j] = e.a[j*n+i]
+		}
 	}
 }
 
@@ -79,31 +82,36 @@ func (e *Projector) Values(v *mat.SymDense) ([]float64, bool) {
 // u u^T (the step of Algorithm 1, §5) and returns the number of positive
 // eigenvalues. dst may be v. It reduces v to tridiagonal form, finds all
 // eigenvalues (Dsterf), and computes eigenvectors for the sign with fewer
-// eigenvalues only, by inverse iteration (dstein), when they are at most
-// selectiveMax n; else it completes the full decomposition (as Dsyev). The
-// result is Proj(v) = B B^T from the positive side, or v + B B^T from the
-// negative side, B = eigenvectors scaled by sqrt|lambda|.
+// eigenvalues only (k <= n/2 of them), by inverse iteration (dstein); only if
+// that fails does it complete the full decomposition (as Dsyev), whose
+// implicit QL sweeps cost 2-3 times more even at k = n/2 (n = 601,
+// BenchmarkProject601). The result is Proj(v) = B B^T from the positive
+// side, or v + B B^T from the negative side, B = eigenvectors scaled by
+// sqrt|lambda|.
 func (e *Projector) Project(dst, v *mat.SymDense) (int, bool) {
 	n := e.n
 	if n == 0 {
 		return 0, true
 	}
 	e.load(v)
-	impl.Dsytrd(blas.Upper, n, e.a, n, e.d, e.e, e.tau, e.work, len(e.work))
+	impl.Dsytrd(blas.Lower, n, e.a, n, e.d, e.e, e.tau, e.work, len(e.work))
 	pos, neg, ok := e.tridiagValues()
 	if !ok {
 		return 0, false
 	}
 	positive := pos <= neg
 	k := min(pos, neg)
-	if !e.full && float64(k) <= selectiveMax*float64(n) && e.selectVectors(positive, k) {
+	if !e.full && e.selectVectors(positive, k) {
 		e.lastPath = 1
 		e.backTransform(k)
-		e.update(dst, v, e.z, k, 0, e.w[:k], positive)
+		for c, l := range e.w[:k] {
+			floats.Scale(math.Sqrt(math.Abs(l)), e.z[c*n:(c+1)*n])
+		}
+		e.update(dst, v, blas64.General{Rows: k, Cols: n, Stride: n, Data: e.z[:k*n]}, blas.Trans, positive)
 		return pos, true
 	}
 	e.lastPath = 2
-	impl.Dorgtr(blas.Upper, n, e.a, n, e.tau, e.work, len(e.work))
+	impl.Dorgtr(blas.Lower, n, e.a, n, e.tau, e.work, len(e.work))
 	if !impl.Dsteqr(lapack.EVOrig, n, e.d, e.e, e.a, n, e.work) {
 		return 0, false
 	}
@@ -121,7 +129,13 @@ func (e *Projector) Project(dst, v *mat.SymDense) (int, bool) {
 			k--
 		}
 	}
-	e.update(dst, v, e.a, n, lo, e.d[lo:lo+k], positive)
+	for i := range n {
+		out := e.b[i*k : (i+1)*k]
+		for c, l := range e.d[lo : lo+k] {
+			out[c] = e.a[i*n+lo+c] * math.Sqrt(math.Abs(l))
+		}
+	}
+	e.update(dst, v, blas64.General{Rows: n, Cols: k, Stride: k, Data: e.b[:n*k]}, blas.NoTrans, positive)
 	return pos, true
 }
 
@@ -157,7 +171,7 @@ func (e *Projector) tridiagValues() (pos, neg int, ok bool) {
 }
 
 // selectVectors computes the k eigenvectors of the tridiagonal form for the
-// positive (or negative) eigenvalues into z (n x k) and their eigenvalues
+// positive (or negative) eigenvalues into the rows of z (k x n) and their eigenvalues
 // into w, block by block. It reports false if inverse iteration failed.
 func (e *Projector) selectVectors(positive bool, k int) bool {
 	n := e.n
@@ -182,7 +196,7 @@ func (e *Projector) selectVectors(positive bool, k int) bool {
 			continue
 		}
 		copy(e.w[col:], vals[lo:hi])
-		if !e.steinBlock(e.d[b0:b1], e.e[b0:max(b0, b1-1)], vals[lo:hi], z, k, b0, col) {
+		if !e.steinBlock(e.d[b0:b1], e.e[b0:max(b0, b1-1)], vals[lo:hi], z, n, b0, col) {
 			return false
 		}
 		col += hi - lo
@@ -190,36 +204,24 @@ func (e *Projector) selectVectors(positive bool, k int) bool {
 	return col == k
 }
 
-// backTransform replaces the tridiagonal eigenvectors z (n x k) by those of
-// the original matrix, z <- Q z with Q = H_{n-2} ... H_0 from Dsytrd (upper):
-// H_i = I - tau_i v v^T, v[i] = 1, v[0:i] stored in column i+1 of a.
+// backTransform replaces the tridiagonal eigenvectors (the k rows of z) by
+// those of the original matrix, z_c <- Q z_c, that is z <- z Q^T, with Q =
+// H_0 ... H_{n-2} from Dsytrd (lower): Q = diag(1, Q') and Q' the product
+// of the reflectors stored below the subdiagonal, as Dormtr applies it
+// (blocked, through Dormqr).
 func (e *Projector) backTransform(k int) {
 	n := e.n
-	z, h := e.z[:n*k], e.h[:k]
-	for i := 0; i < n-1; i++ {
-		t := e.tau[i]
-		if t == 0 {
-			continue
-		}
-		copy(h, z[i*k:(i+1)*k])
-		for r := range i {
-			if v := e.a[r*n+i+1]; v != 0 {
-				axpyTo(v, z[r*k:(r+1)*k], h)
-			}
-		}
-		for r := range i {
-			if v := e.a[r*n+i+1]; v != 0 {
-				axpyTo(-t*v, h, z[r*k:(r+1)*k])
-			}
-		}
-		axpyTo(-t, h, z[i*k:(i+1)*k])
+	if n < 2 || k == 0 {
+		return
 	}
+	impl.Dormqr(blas.Right, blas.Trans, k, n-1, n-1, e.a[n:], n, e.tau, e.z[1:], n, e.work, len(e.work))
 }
 
 // update sets dst = B B^T (positive side) or dst = v + B B^T (negative
-// side), B[:,c] = q[:, lo+c] sqrt|w[c]| for q of row stride ldq.
-func (e *Projector) update(dst, v *mat.SymDense, q []float64, ldq, lo int, w []float64, positive bool) {
-	n, k := e.n, len(w)
+// side) for the scaled eigenvectors B, given as b (n x k, t NoTrans) or
+// as b^T (k x n, t Trans).
+func (e *Projector) update(dst, v *mat.SymDense, b blas64.General, t blas.Transpose, positive bool) {
+	n := e.n
 	beta := 0.0
 	if !positive {
 		beta = 1
@@ -228,7 +230,7 @@ func (e *Projector) update(dst, v *mat.SymDense, q []float64, ldq, lo int, w []f
 		}
 	}
 	raw := dst.RawSymmetric()
-	if k == 0 {
+	if b.Rows == 0 || b.Cols == 0 {
 		if positive {
 			for i := range n {
 				clear(raw.Data[i*raw.Stride+i : i*raw.Stride+n])
@@ -236,20 +238,5 @@ func (e *Projector) update(dst, v *mat.SymDense, q []float64, ldq, lo int, w []f
 		}
 		return
 	}
-	for i := range n {
-		row := q[i*ldq+lo : i*ldq+lo+k]
-		out := e.b[i*k : (i+1)*k]
-		for c, u := range row {
-			out[c] = u * math.Sqrt(math.Abs(w[c]))
-		}
-	}
-	b := blas64.General{Rows: n, Cols: k, Stride: k, Data: e.b[:n*k]}
-	blas64.Syrk(blas.NoTrans, 1, b, beta, raw)
-}
-
-func axpyTo(alpha float64, x, y []float64) {
-	x = x[:len(y)]
-	for c := range y {
-		y[c] += alpha * x[c]
-	}
+	blas64.Syrk(t, 1, b, beta, raw)
 }

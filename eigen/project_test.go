@@ -107,10 +107,11 @@ func TestProjectAgainstEigenSym(t *testing.T) {
 	}
 }
 
-// TestBackTransform checks the reflector convention against Dorgtr.
+// TestBackTransform checks the reflector convention against Dorgtr: from
+// z = I, backTransform leaves Q^T.
 func TestBackTransform(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{1, 2, 3, 7, 20} {
+	for _, n := range []int{1, 2, 3, 7, 20, 70} {
 		v := mat.NewSymDense(n, nil)
 		for i := range n {
 			for j := i; j < n; j++ {
@@ -119,16 +120,18 @@ func TestBackTransform(t *testing.T) {
 		}
 		e := NewProjector(n)
 		e.load(v)
-		impl.Dsytrd(blas.Upper, n, e.a, n, e.d, e.e, e.tau, e.work, len(e.work))
+		impl.Dsytrd(blas.Lower, n, e.a, n, e.d, e.e, e.tau, e.work, len(e.work))
 		clear(e.z)
 		for i := range n {
 			e.z[i*n+i] = 1
 		}
 		e.backTransform(n)
-		impl.Dorgtr(blas.Upper, n, e.a, n, e.tau, e.work, len(e.work))
-		for k := range e.z[:n*n] {
-			if math.Abs(e.z[k]-e.a[k]) > 1e-13 {
-				t.Fatalf("n = %d: Q differs from Dorgtr at %d: %v vs %v", n, k, e.z[k], e.a[k])
+		impl.Dorgtr(blas.Lower, n, e.a, n, e.tau, e.work, len(e.work))
+		for i := range n {
+			for c := range n {
+				if got, want := e.z[c*n+i], e.a[i*n+c]; math.Abs(got-want) > 1e-13 {
+					t.Fatalf("n = %d: Q[%d,%d] = %v, Dorgtr %v", n, i, c, got, want)
+				}
 			}
 		}
 	}

@@ -1,6 +1,10 @@
 package eigen
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
 
 // Inverse iteration for selected eigenvectors of a symmetric tridiagonal
 // matrix: a port of LAPACK's dstein with its helpers dlagtf (LU of T - lambda
@@ -160,16 +164,17 @@ func (r *rng) uniform() float64 { // in (-1, 1)
 }
 
 // steinBlock computes unit eigenvectors of the unreduced tridiagonal block
-// (diag, off) for its eigenvalues w (ascending), into the columns col0,
-// col0+1, ... of z (rows 0..len(diag)-1 relative to row0, row-major with
-// stride ldz), as dstein does: inverse iteration from a random vector, with
+// (diag, off) for its eigenvalues w (ascending), into the rows col0,
+// col0+1, ... of z (row-major with stride ldz, entries row0 .. row0 +
+// len(diag) - 1 of each), as dstein does: inverse iteration from a random vector, with
 // modified Gram-Schmidt against the previous vectors of a cluster (gap <=
 // 1e-3 ||T||). It returns false when some vector did not converge in
 // steinMaxIts iterations.
 func (e *Projector) steinBlock(diag, off, w []float64, z []float64, ldz, row0, col0 int) bool {
 	n := len(diag)
+	vec := func(j int) []float64 { return z[(col0+j)*ldz+row0:][:n] }
 	if n == 1 {
-		z[row0*ldz+col0] = 1
+		vec(0)[0] = 1
 		return true
 	}
 	onenrm := max(math.Abs(diag[0])+math.Abs(off[0]), math.Abs(diag[n-1])+math.Abs(off[n-2]))
@@ -211,13 +216,7 @@ func (e *Projector) steinBlock(diag, off, w []float64, z []float64, ldz, row0, c
 			}
 			e.lu.solve(x)
 			for g := gpind; g < jb; g++ {
-				ztr := 0.0
-				for i, v := range x {
-					ztr -= v * z[(row0+i)*ldz+col0+g]
-				}
-				for i := range x {
-					x[i] += ztr * z[(row0+i)*ldz+col0+g]
-				}
+				floats.AddScaled(x, -floats.Dot(x, vec(g)), vec(g))
 			}
 			nrm := 0.0
 			for _, v := range x {
@@ -242,9 +241,7 @@ func (e *Projector) steinBlock(diag, off, w []float64, z []float64, ldz, row0, c
 		if x[jmax] < 0 {
 			scl = -scl
 		}
-		for i, v := range x {
-			z[(row0+i)*ldz+col0+jb] = v * scl
-		}
+		floats.ScaleTo(vec(jb), scl, x)
 		xjm = xj
 	}
 	return ok
