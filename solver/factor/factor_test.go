@@ -229,7 +229,7 @@ func TestMatchesDense(t *testing.T) {
 	probs["pdb1akg"] = pdb1akg(t)
 	for name, p := range probs {
 		ds := sdpad.DefaultSettings()
-		ds.Tol, ds.MaxIter = 1e-7, 20000
+		ds.Tol, ds.MaxIter = 1e-8, 20000
 		d, err := sdpad.Solve(context.Background(), p, ds)
 		if err != nil || d.Status != solver.Solved {
 			t.Fatalf("%s: dense SDPAD %v %v after %d: gap %.2e pinf %.2e dinf %.2e", name, d.Status, err, d.Iterations, d.Gap, d.PrimalInfeasibility, d.FaceDualInfeasibility)

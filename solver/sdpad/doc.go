@@ -33,27 +33,32 @@
 // # Penalty schedule: residual balancing (default) or the paper's
 //
 // Measured on 44 problems (the remark example of §10, Potts grids 3x4 with 4
-// labels and 5x5 with 3, the UAI 2008 side-chain model pdb1akg, and 40
-// random tiny models with forbidden entries), protocol stop at 1e-4, at most
-// 20000 iterations, total iterations and unsolved problems
-// (TestMeasureSchedules):
+// labels and 5x5 with 3, ORIENT n = 30 with 8 labels, the UAI 2008
+// side-chain model pdb1akg, and 40 random tiny models with forbidden
+// entries), protocol stop at 1e-4, at most 20000 iterations, total
+// iterations and unsolved problems (TestMeasureSchedules, 2026-11-26; the
+// balanced rows start at the dense default mu0, DenseMuShare ||C||_F /
+// sqrt(N), unless said otherwise):
 //
-//	PSD cone, paper (mu_min 1e-3, rho 1.005, unbounded)   135719   5 unsolved
-//	PSD cone, paper schedule capped at mu <= 100          120166   4
-//	PSD cone, residual balancing                           85318   3
-//	face, paper schedule                                   35279   0
-//	face, fixed mu = 1                                     10109   0
-//	face, balancing every 20 iterations by up to 4x         5073   0
-//	face, balancing every 100 by up to 2x (default)         6039   0
+//	PSD cone, paper (mu_min 1e-3, rho 1.005, unbounded)   136857   5 unsolved
+//	PSD cone, paper schedule capped at mu <= 100          121304   4
+//	PSD cone, residual balancing, restarts                 85468   3
+//	face, paper schedule                                   36424   0
+//	face, fixed mu = 1                                     11223   0
+//	face, balancing every 20 iterations by up to 4x        24080   1
+//	face, balancing, restarts, mu0 = ||C||_F / sqrt(N)      6718   0
+//	face, balancing every 100 by up to 2x, restarts         4565   0  (default)
 //
 // On the remark example the paper's schedule diverges as the spec warns (mu
 // reaches 1e40 and -<b,y> -1e31 by iteration 20000); the default solves it
-// in 46 iterations. Hence the default: Face, and Balanced, which starts at
-// mu = ||C||_F / sqrt(N) (the ratio of the scales of S' and Xbar) and every
-// 100 iterations multiplies mu by sqrt(pinf/dinf) (clamped to [1/2, 2])
-// when the primal and the exact dual infeasibility of §8 differ by more
-// than a factor 5. Balancing every 20 iterations by up to 4x needs fewer
-// iterations on these small problems, but on larger ones mu oscillates
+// in 157 iterations (46 from the whole ratio). Hence the default: Face, and
+// Balanced, which starts at mu = DenseMuShare ||C||_F / sqrt(N) in Solve
+// and at ||C||_F / sqrt(N) (the ratio of the scales of S' and Xbar) in
+// SolveLR, and every 100 iterations multiplies mu by sqrt(pinf/dinf)
+// (clamped to [1/2, 2]) when the primal and the exact dual infeasibility of
+// §8 differ by more than a factor 5. Balancing every 20 iterations by up to
+// 4x needs fewer iterations on the random models (2335 against 2604) but
+// does not solve ORIENT n = 30, and on larger ones mu oscillates
 // (between 70 and 280 on the frustrated 20 x 20 grid Grids_26) and the run
 // does not converge: SDPAD-LR for 60 s (TestMeasureSchedulesShared) ends at
 // gap 0.90 on Grids_26 and 0.46 on Segmentation_12 with it, solved in 38 s
@@ -124,17 +129,21 @@
 //
 // # Projection
 //
-// gonum v0.17 has no dsyevr. The projection (eigen.Projector) reduces the matrix to tridiagonal form
-// (Dsytrd), finds all eigenvalues (Dsterf), and computes eigenvectors only
-// for the sign with fewer eigenvalues, by inverse iteration (a port of
-// LAPACK's dstein) and the stored reflectors: Proj(V) = B B^T from the
-// positive side or V + B B^T from the negative side. Near convergence Xbar
-// has low rank, so this is the common case; above 0.3 N vectors it finishes
-// the full decomposition (Dorgtr, Dsteqr). For N = 401 with 5 positive
-// eigenvalues (eigen BenchmarkProject401): 26.9 ms against 111 ms for the full
-// decomposition, and 25.7 ms for the eigenvalues alone; the tridiagonal
-// reduction dominates. For the comparison with CSDP, SDPA and DSDP on the
-// same problems see bench/sdp_test.go and BENCHMARKS.md.
+// gonum v0.17 has no dsyevr. The projection (eigen.Projector) reduces the
+// matrix to tridiagonal form (Dsytrd), finds all eigenvalues (Dsterf), and
+// computes eigenvectors only for the sign with fewer eigenvalues (at most
+// N/2), by inverse iteration (a port of LAPACK's dstein) and the stored
+// reflectors (Dormqr): Proj(V) = B B^T from the positive side or V + B B^T
+// from the negative side. Only when inverse iteration fails does it finish
+// the full decomposition (Dorgtr, Dsteqr), whose implicit QL sweeps cost
+// 2.5-3x more even at N/2 vectors. At N = 601 with 220 positive eigenvalues
+// (deer_0034's order and its iterates' rank; eigen BenchmarkProject601,
+// medians of 5 on one core): 194 ms spread, 218 ms clustered, against 573
+// and 508 ms for the full decomposition that the projection took there
+// before 2026-11-26 (above 0.3 N vectors); the eigenvalues alone take
+// 127-155 ms: the tridiagonal reduction dominates. For the comparison with
+// CSDP, SDPA and DSDP on the same problems see bench/sdp_test.go and
+// BENCHMARKS.md.
 //
 // # Low rank
 //

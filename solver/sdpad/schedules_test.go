@@ -3,6 +3,7 @@ package sdpad
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -81,6 +82,7 @@ func TestMeasureSchedules(t *testing.T) {
 		{"face, balanced, no restarts", func(s *Settings) { s.RestartEvery = 0 }},
 		{"face, balanced, restarts every 50", func(s *Settings) { s.RestartEvery = 50 }},
 		{"face, balanced, restarts every 200", func(s *Settings) { s.RestartEvery = 200 }},
+		{"face, balanced, restarts, mu0 ratio", nil},
 		{"face, balanced, restarts (default)", func(s *Settings) {}},
 	} {
 		var line strings.Builder
@@ -88,7 +90,11 @@ func TestMeasureSchedules(t *testing.T) {
 		for _, pr := range probs {
 			s := DefaultSettings()
 			s.Tol, s.TolLoose = tol, tol
-			c.f(&s)
+			if c.f == nil { // the whole ratio ||C||_F / sqrt(N), SolveLR's default
+				s.Mu0 = pr.p.C.Norm() / math.Sqrt(float64(pr.p.N()))
+			} else {
+				c.f(&s)
+			}
 			res, err := Solve(context.Background(), pr.p, s)
 			if err != nil {
 				t.Fatal(err)

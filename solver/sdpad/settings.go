@@ -60,7 +60,7 @@ type Settings struct {
 
 	Schedule      Schedule
 	MuMin         float64 // Geometric: initial mu (the paper's mu_min); Balanced: lower limit of mu
-	Mu0           float64 // Balanced: initial mu; 0 for ||C||_F / sqrt(N)
+	Mu0           float64 // Balanced: initial mu; 0 for ||C||_F / sqrt(N) in SolveLR, DenseMuShare of it in Solve
 	Rho           float64 // Geometric: growth factor per iteration
 	MuMax         float64 // upper limit of mu, 0 for none (the paper)
 	BalanceEvery  int     // Balanced: iterations between adaptations (each costs a certificate)
@@ -142,6 +142,16 @@ type Start struct {
 	Factor *mat.Dense // Xbar = Factor Factor^T, N x c
 	Mu     float64    // penalty; 0 keeps the schedule's initial one
 }
+
+// DenseMuShare is the share of ||C||_F / sqrt(N) at which the dense Solve
+// starts mu by default. A smaller mu weights dual feasibility, whose
+// iterates give the certified bound: with a quarter, auto's 60-s bounds on
+// the dense object-detection models are about twice as close to the
+// energy (deer_0034 1.2% against 2.3%) and the 10 x 10 x 4 Potts grid
+// needs 11% fewer iterations; SDPAD-LR keeps the whole ratio, which ORIENT
+// n = 200 needs (BENCHMARKS.md, "Dense projections and the initial
+// penalty").
+const DenseMuShare = 0.25
 
 // DefaultSettings returns the settings used by sdrmap: facial reduction,
 // residual balancing on the exact infeasibilities, and the evaluation

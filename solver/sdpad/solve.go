@@ -21,6 +21,9 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	if err := s.check(prob); err != nil {
 		return nil, err
 	}
+	if s.Schedule == Balanced && s.Mu0 <= 0 {
+		s.Mu0 = max(s.MuMin, DenseMuShare*prob.C.Norm()/math.Sqrt(float64(prob.N())))
+	}
 	dn := newDense(prob, s.Face)
 	dn.hurry = func() bool { return solver.StopStatus(ctx) == solver.TimeLimit }
 	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
