@@ -84,8 +84,8 @@ func (e *Projector) Values(v *mat.SymDense) ([]float64, bool) {
 // eigenvalues (Dsterf), and computes eigenvectors for the sign with fewer
 // eigenvalues only (k <= n/2 of them), by inverse iteration (dstein); only if
 // that fails does it complete the full decomposition (as Dsyev), whose
-// implicit QL sweeps cost 2-3 times more even at k = n/2 (n = 601,
-// BenchmarkProject601). The result is Proj(v) = B B^T from the positive
+// implicit QL sweeps make it 2.3-3x slower at deer's order and rank
+// (BenchmarkProject601). The result is Proj(v) = B B^T from the positive
 // side, or v + B B^T from the negative side, B = eigenvectors scaled by
 // sqrt|lambda|.
 func (e *Projector) Project(dst, v *mat.SymDense) (int, bool) {
@@ -171,8 +171,9 @@ func (e *Projector) tridiagValues() (pos, neg int, ok bool) {
 }
 
 // selectVectors computes the k eigenvectors of the tridiagonal form for the
-// positive (or negative) eigenvalues into the rows of z (k x n) and their eigenvalues
-// into w, block by block. It reports false if inverse iteration failed.
+// positive (or negative) eigenvalues into the rows of z (k x n) and their
+// eigenvalues into w, block by block. It reports false if inverse iteration
+// failed.
 func (e *Projector) selectVectors(positive bool, k int) bool {
 	n := e.n
 	z := e.z[:n*k]

@@ -165,11 +165,11 @@ func (r *rng) uniform() float64 { // in (-1, 1)
 
 // steinBlock computes unit eigenvectors of the unreduced tridiagonal block
 // (diag, off) for its eigenvalues w (ascending), into the rows col0,
-// col0+1, ... of z (row-major with stride ldz, entries row0 .. row0 +
-// len(diag) - 1 of each), as dstein does: inverse iteration from a random vector, with
-// modified Gram-Schmidt against the previous vectors of a cluster (gap <=
-// 1e-3 ||T||). It returns false when some vector did not converge in
-// steinMaxIts iterations.
+// col0+1, ... of z (row-major with stride ldz; entries row0 .. row0 +
+// len(diag) - 1 of each), as dstein does: inverse iteration from a random
+// vector, with modified Gram-Schmidt against the previous vectors of a
+// cluster (gap <= 1e-3 ||T||). It returns false when some vector did not
+// converge in steinMaxIts iterations.
 func (e *Projector) steinBlock(diag, off, w []float64, z []float64, ldz, row0, col0 int) bool {
 	n := len(diag)
 	vec := func(j int) []float64 { return z[(col0+j)*ldz+row0:][:n] }
