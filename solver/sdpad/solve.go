@@ -22,7 +22,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		return nil, err
 	}
 	if s.Schedule == Balanced && s.Mu0 <= 0 {
-		s.Mu0 = max(s.MuMin, DenseMuShare*prob.C.Norm()/math.Sqrt(float64(prob.N())))
+		s.Mu0 = max(s.MuMin, DenseMuShare*ratioMu(prob, 0))
 	}
 	dn := newDense(prob, s.Face)
 	dn.hurry = func() bool { return solver.StopStatus(ctx) == solver.TimeLimit }

@@ -97,7 +97,7 @@ func newState(prob *sdr.Problem, s Settings, pr primal) *state {
 	if s.Schedule == Balanced {
 		st.mu = s.Mu0
 		if st.mu <= 0 {
-			st.mu = max(s.MuMin, st.normC/math.Sqrt(float64(prob.N())))
+			st.mu = ratioMu(prob, s.MuMin)
 		}
 	}
 	if w := s.Start; w != nil {
@@ -178,4 +178,10 @@ func (st *state) pinf() float64 {
 		}
 	}
 	return (math.Sqrt(ra) + math.Sqrt(rp)) / (1 + st.normB)
+}
+
+// ratioMu is the initial penalty of residual balancing, ||C||_F / sqrt(N)
+// (the ratio of the scales of S' and Xbar), at least muMin.
+func ratioMu(prob *sdr.Problem, muMin float64) float64 {
+	return max(muMin, prob.C.Norm()/math.Sqrt(float64(prob.N())))
 }
