@@ -29,7 +29,9 @@ its energy), which proves it optimal when the relaxation is tight
 there (JSON "complement": true when that one is the larger).
 Every 20 iterations (gap and pinf below 0.1) a probe rounds
 the iterate and certifies the result so; when that proves it
-optimal the relaxation stops there (--no-probe: never)`, sdpadSolver(false)))
+optimal the relaxation stops there (--no-probe: never). The
+iteration is Anderson-accelerated (type II, memory 10, with a
+safeguard; --no-accel: the paper's plain iteration)`, sdpadSolver(false)))
 	Register(RelaxMethod("sdpad-lr", `the same relaxation solved by SDPAD-LR (the paper's Algorithm 2:
 Xbar = Y Y^T of rank --rank doubling up to --max-rank, top
 eigenpairs by LOBPCG with warm starts; memory O(N r + pattern)).
@@ -55,9 +57,14 @@ and ORIENT (BENCHMARKS.md)`,
 func sdpadSolver(lowRank bool) func(*Settings) relax.Solver {
 	return func(s *Settings) relax.Solver {
 		r := sdpad.Relaxer{LowRank: lowRank}
-		if s.NoRestart {
+		if s.NoRestart || s.NoAccel {
 			base := sdpad.DefaultSettings()
-			base.RestartEvery = 0
+			if s.NoRestart {
+				base.RestartEvery = 0
+			}
+			if s.NoAccel {
+				base.Anderson = 0
+			}
 			r.Base = &base
 		}
 		return r

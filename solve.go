@@ -36,6 +36,7 @@ type Settings struct {
 	Rank      int            // initial rank of the low-rank SDR solver
 	MaxRank   int            // maximal rank of the low-rank SDR solver
 	NoRestart bool           // SDR solvers: no restarts from the average of the iterates (sdpad.Settings.RestartEvery)
+	NoAccel   bool           // sdpad: no Anderson acceleration of the iteration (sdpad.Settings.Anderson)
 	NoProbe   bool           // SDR solvers: never stop the relaxation early on an assignment proven optimal (probes)
 	Rounding  string         // SDR solvers: RoundSample (default) or RoundIterative
 	NoPolish  bool           // no local search (ICM, tree-block moves) on the SDR and TRW-S assignments, nor on the original model after a conversion or a feasibility repair (there also no large-neighbourhood search, package lns)

@@ -44,8 +44,10 @@ func TestSolveShiftInvariant(t *testing.T) {
 
 // TestSolveRestarts solves a small ORIENT model with sdpad and sdpad-lr to
 // 1e-6, with restarts from the average (the default) and with NoRestart:
-// both reach the planted optimum and certify it, only the default
-// restarts, and the SDR figures report the count.
+// both reach the planted optimum and certify it, NoRestart never restarts,
+// sdpad-lr by default does and the SDR figures report the count (sdpad,
+// Anderson-accelerated, solves it in about 100 iterations: its one restart
+// test finds the average worse).
 func TestSolveRestarts(t *testing.T) {
 	m, planted := gen.Orient(20, 6, 4, 0.1, 1)
 	want := m.Energy(planted)
@@ -59,7 +61,7 @@ func TestSolveRestarts(t *testing.T) {
 			if math.Abs(res.Energy-want) > tol || res.Bound < want-tol || res.Bound > res.Energy {
 				t.Fatalf("%s, no restart %v: energy %v, bound %v, planted %v", name, off, res.Energy, res.Bound, want)
 			}
-			if res.SDR == nil || (res.SDR.Restarts > 0) == off {
+			if res.SDR == nil || (res.SDR.Restarts > 0 && off) || (res.SDR.Restarts == 0 && !off && name == "sdpad-lr") {
 				t.Fatalf("%s, no restart %v: SDR figures %+v", name, off, res.SDR)
 			}
 			t.Logf("%s, no restart %v: %d iterations, %d restarts", name, off, res.Iterations, res.SDR.Restarts)

@@ -80,6 +80,7 @@ type Flags struct {
 	Rank         int     `json:"rank"`
 	MaxRank      int     `json:"max_rank"`
 	NoRestart    bool    `json:"no_restart"`
+	NoAccel      bool    `json:"no_accel"`
 	NoProbe      bool    `json:"no_probe"`
 	Tol          float64 `json:"tol"`
 	MaxIter      int     `json:"max_iter"`
@@ -98,6 +99,7 @@ func (fl *Flags) Register(f *pflag.FlagSet) {
 	f.IntVar(&fl.Rank, "rank", 0, "sdpad-lr, factor: initial rank of Xbar = Y Y^T (0: 4; factor 8)")
 	f.IntVar(&fl.MaxRank, "max-rank", 0, "sdpad-lr, factor: largest rank (0: 32; factor 64)")
 	f.BoolVar(&fl.NoRestart, "no-restart", false, "sdpad, sdpad-lr: never restart the iteration from the average of its iterates (the paper's iteration)")
+	f.BoolVar(&fl.NoAccel, "no-accel", false, "sdpad: no Anderson acceleration of the iteration (the paper's iteration)")
 	f.BoolVar(&fl.NoProbe, "no-probe", false, "sdpad, sdpad-lr, factor: solve the relaxation to --tol even when a probe (rounding and a certificate: every 20 iterations, factor every outer iteration) has proven an assignment optimal")
 	f.Float64Var(&fl.Tol, "tol", 0, "sdpad, sdpad-lr, factor: relative tolerance on the SDR gap and infeasibility (0: 1e-4)")
 	f.IntVar(&fl.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
@@ -128,7 +130,7 @@ func (fl *Flags) Settings() (sdrmap.Settings, error) {
 	return sdrmap.Settings{
 		Solver: fl.Solver, TimeLimit: time.Duration(fl.TimeLimit * float64(time.Second)), Seed: fl.Seed,
 		Tol: fl.Tol, MaxIter: fl.MaxIter, Rank: fl.Rank, MaxRank: fl.MaxRank,
-		NoRestart: fl.NoRestart, NoProbe: fl.NoProbe, Rounding: fl.Rounding, NoPolish: fl.NoPolish,
+		NoRestart: fl.NoRestart, NoAccel: fl.NoAccel, NoProbe: fl.NoProbe, Rounding: fl.Rounding, NoPolish: fl.NoPolish,
 		MaxStates: fl.MaxStates, NoConvert: fl.NoConvert, KeepSymmetry: fl.KeepSymmetry,
 	}, nil
 }

@@ -3,7 +3,6 @@ package sdpad
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -22,7 +21,8 @@ import (
 
 // TestMeasureSchedules reproduces the schedule table of the package doc
 // (about a minute): SDPAD_MEASURE=1 go test -run MeasureSchedules -v
-// ./solver/sdpad. SDPAD_MEASURE_TOL sets the tolerance (default 1e-4).
+// ./solver/sdpad. SDPAD_MEASURE_TOL sets the tolerance (default 1e-4),
+// SDPAD_MEASURE_ROWS keeps only the rows whose name contains it.
 func TestMeasureSchedules(t *testing.T) {
 	if os.Getenv("SDPAD_MEASURE") == "" {
 		t.Skip("set SDPAD_MEASURE=1 to measure the mu schedules")
@@ -82,18 +82,24 @@ func TestMeasureSchedules(t *testing.T) {
 		{"face, balanced, no restarts", func(s *Settings) { s.RestartEvery = 0 }},
 		{"face, balanced, restarts every 50", func(s *Settings) { s.RestartEvery = 50 }},
 		{"face, balanced, restarts every 200", func(s *Settings) { s.RestartEvery = 200 }},
-		{"face, balanced, restarts, mu0 ratio", nil},
-		{"face, balanced, restarts (default)", func(s *Settings) {}},
+		{"face, balanced, restarts, mu0 ratio", func(s *Settings) {}},
+		{"face, balanced, restarts", func(s *Settings) {}},
+		{"face, balanced, restarts, Anderson 5", func(s *Settings) { s.Anderson = 5 }},
+		{"face, balanced, no restarts, Anderson 10", func(s *Settings) { s.Anderson, s.RestartEvery = 10, 0 }},
+		{"face, balanced, restarts, Anderson 10, mu0 ratio", func(s *Settings) { s.Anderson = 10 }},
+		{"face, balanced, restarts, Anderson 10 (default)", func(s *Settings) { s.Anderson = 10 }},
 	} {
+		if rows := os.Getenv("SDPAD_MEASURE_ROWS"); rows != "" && !strings.Contains(c.name, rows) {
+			continue
+		}
 		var line strings.Builder
 		total, unsolved, random := 0, 0, 0
 		for _, pr := range probs {
 			s := DefaultSettings()
-			s.Tol, s.TolLoose = tol, tol
-			if c.f == nil { // the whole ratio ||C||_F / sqrt(N), SolveLR's default
-				s.Mu0 = pr.p.C.Norm() / math.Sqrt(float64(pr.p.N()))
-			} else {
-				c.f(&s)
+			s.Tol, s.TolLoose, s.Anderson = tol, tol, 0 // the schedules of the plain iteration
+			c.f(&s)
+			if strings.HasSuffix(c.name, "mu0 ratio") { // the whole ||C||_F / sqrt(N), SolveLR's default
+				s.Mu0 = ratioMu(pr.p, s.MuMin)
 			}
 			res, err := Solve(context.Background(), pr.p, s)
 			if err != nil {
@@ -109,7 +115,7 @@ func TestMeasureSchedules(t *testing.T) {
 				fmt.Fprintf(&line, " %s %d (%v)", pr.name, res.Iterations, res.Status)
 			}
 		}
-		t.Logf("%-30s total %6d, unsolved %d; 40 random %d;%s", c.name, total, unsolved, random, line.String())
+		t.Logf("%-48s total %6d, unsolved %d; 40 random %d;%s", c.name, total, unsolved, random, line.String())
 	}
 }
 

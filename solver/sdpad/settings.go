@@ -116,6 +116,12 @@ type Settings struct {
 	// restarted primal-dual methods do (PDLP); 0 for never (the paper).
 	RestartEvery int
 
+	// Anderson is the memory m of the Anderson acceleration of the dense
+	// iteration (Solve only; see the package doc), 0 for none (the
+	// paper); it is shortened so that its 2 m + 5 vectors of the state's
+	// length fit in 1 GiB, and off when fewer than 2 fit.
+	Anderson int
+
 	// Probe, when not nil, is called every ProbeEvery iterations once the
 	// gap and the primal infeasibility are at most ProbeTol, with the
 	// result so far (valid during the call only); returning true ends the
@@ -184,6 +190,7 @@ func DefaultSettings() Settings {
 		RestartEvery:  100,
 		ProbeEvery:    20,
 		ProbeTol:      1e-1,
+		Anderson:      10,
 	}
 }
 
@@ -198,5 +205,6 @@ func PaperSettings() Settings {
 	s.Face = false
 	s.RankEvery = PaperRankEvery
 	s.RestartEvery = 0
+	s.Anderson = 0
 	return s
 }

@@ -30,6 +30,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	defer cancel()
 	st := newState(prob, s, dn)
 	st.residualBound = true
+	st.acc = newAnderson(s.Anderson, st.stateLen(dn))
 	return st.run(ctx, "sdpad"), nil
 }
 
@@ -83,6 +84,9 @@ func (st *state) run(ctx context.Context, name string) *Result {
 					st.restart()
 				}
 			}
+			if st.acc != nil {
+				st.accelerate()
+			}
 		}
 	}
 	mode := certClose
@@ -100,7 +104,11 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		if st.rowK != k {
 			st.row()
 		}
-		fmt.Fprintf(s.Verbose, "status %v after %d iterations (%d restarts from the average), %v; energy bound %.10g\n", status, k, st.avg.restarts, st.it.Time.Round(time.Millisecond), st.bestE)
+		accel := ""
+		if a := st.acc; a != nil {
+			accel = fmt.Sprintf(", %d Anderson steps taken, %d rejected", a.accepted, a.rejected)
+		}
+		fmt.Fprintf(s.Verbose, "status %v after %d iterations (%d restarts from the average%s), %v; energy bound %.10g\n", status, k, st.avg.restarts, accel, st.it.Time.Round(time.Millisecond), st.bestE)
 	}
 	return st.result(status)
 }

@@ -117,8 +117,9 @@ func randomTiny(r *rand.Rand, count int) []tinyCase {
 // TestRandomTiny checks on hundreds of tiny models that the SDR is a
 // relaxation (its optimum is at most the minimum energy), that the
 // certified bound never exceeds the minimum energy, at any iterate, that
-// the SDR is tight on trees (argmax rounding is optimal), and Theorem 1 on
-// the output.
+// the SDR is tight on trees (argmax rounding is optimal), Theorem 1 on
+// the output, and that the plain iteration (no Anderson acceleration)
+// reaches the same SDR value.
 func TestRandomTiny(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	cases := randomTiny(r, 300)
@@ -160,6 +161,11 @@ func TestRandomTiny(t *testing.T) {
 			t.Fatalf("case %d: bound %v far below the SDR value %v", ci, res.EnergyBound, res.PrimalObjective-p.Const)
 		}
 		checkTheorem1(t, p, res, 1e-9)
+		plain := s
+		plain.Anderson, plain.Monitor = 0, nil
+		if pr := solve(t, p, plain); math.Abs(pr.PrimalObjective-res.PrimalObjective) > 1e-5*scale {
+			t.Fatalf("case %d: SDR value %v with Anderson acceleration, %v without", ci, res.PrimalObjective, pr.PrimalObjective)
+		}
 		if c.tree {
 			trees++
 			x := p.Argmax(res.X.RawSymmetric().Data[:p.N()])

@@ -73,6 +73,7 @@ type state struct {
 	dinf     float64       // dual infeasibility (§8) of the last certificate
 	dinfFace float64       // dual infeasibility with respect to the face
 	avg      averager      // sums of the iterates since the last restart
+	acc      *anderson     // Anderson acceleration (dense only), nil for none
 	lastRow  time.Duration // time of the last row of the table
 	rowK     int           // iteration of the last row
 

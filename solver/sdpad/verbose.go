@@ -17,8 +17,12 @@ func (st *state) header(name string) {
 	if st.s.RestartEvery > 0 {
 		restart = fmt.Sprintf("every %d iterations", st.s.RestartEvery)
 	}
-	fmt.Fprintf(w, "%s: N = %d, n = %d, %d edges, |y| = %d, |z| = %d, schedule %v, stop %v, restart %s\n",
-		name, p.N(), p.NumVars(), len(p.Edges), p.Y.Len, p.NumZ, st.s.Schedule, st.s.StopRule, restart)
+	accel := "none"
+	if st.acc != nil {
+		accel = fmt.Sprintf("Anderson, memory %d", st.acc.m)
+	}
+	fmt.Fprintf(w, "%s: N = %d, n = %d, %d edges, |y| = %d, |z| = %d, schedule %v, stop %v, restart %s, acceleration %s\n",
+		name, p.N(), p.NumVars(), len(p.Edges), p.Y.Len, p.NumZ, st.s.Schedule, st.s.StopRule, restart, accel)
 	fmt.Fprintf(w, "objectives are <C,Xbar>; energy = objective - Const, Const = %.10g; bound: best certified lower bound on min <C,Xbar>\n", p.Const)
 	fmt.Fprintf(w, "%6s | %14s | %14s | %8s | %8s | %8s | %8s | %4s | %7s | %14s | %9s\n",
 		"iter", "primal obj", "dual obj", "gap", "pinf", "dinf", "mu", "rank", "matvecs", "bound", "time")

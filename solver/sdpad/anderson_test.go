@@ -1,0 +1,112 @@
+package sdpad
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestAndersonLinear: on an affine contraction T(u) = M u + c of dimension
+// d, type-II Anderson acceleration with memory d is GMRES in disguise and
+// reaches the fixed point (I - M)^{-1} c, solved directly, in about d + 2
+// steps, where the plain iteration (contraction 0.95) is still far off;
+// and a step that increases the residual is rejected for T of the
+// previous point.
+func TestAndersonLinear(t *testing.T) {
+	const d = 8
+	r := rand.New(rand.NewPCG(3, 4))
+	var q mat.QR
+	q.Factorize(mat.NewDense(d, d, randSlice(r, d*d)))
+	var qm mat.Dense
+	q.QTo(&qm)
+	diag := mat.NewDiagDense(d, nil)
+	for i := range d {
+		diag.SetDiag(i, -0.95+1.9*float64(i)/(d-1))
+	}
+	var m mat.Dense
+	m.Product(&qm, diag, qm.T())
+	c := mat.NewVecDense(d, randSlice(r, d))
+	var ia mat.Dense
+	ia.Sub(eye(d), &m)
+	var want mat.VecDense
+	if err := want.SolveVec(&ia, c); err != nil {
+		t.Fatal(err)
+	}
+	apply := func(dst, u []float64) {
+		var v mat.VecDense
+		v.MulVec(&m, mat.NewVecDense(d, u))
+		v.AddVec(&v, c)
+		copy(dst, v.RawVector().Data)
+	}
+	a := newAnderson(d, d)
+	a.restart() // u = f = 0
+	steps := 0
+	for ; steps < 3*d; steps++ {
+		apply(a.f, a.u)
+		a.step()
+		if floats.Distance(a.u, want.RawVector().Data, 2) < 1e-9 {
+			break
+		}
+	}
+	if steps > d+2 {
+		t.Errorf("Anderson: %d steps to the fixed point, want at most %d (%d rejected)", steps, d+2, a.rejected)
+	}
+	plain := make([]float64, d)
+	for range steps {
+		apply(plain, plain)
+	}
+	if dist := floats.Distance(plain, want.RawVector().Data, 2); dist < 1e-3 {
+		t.Errorf("plain iteration %v from the fixed point after %d steps: the test map contracts too fast", dist, steps)
+	}
+
+	// A step whose residual grows is rejected for T of the previous point.
+	b := newAnderson(2, 1)
+	b.restart()
+	b.f[0] = 1 // T(u) = u/2 + 1: T(0) = 1
+	b.step()
+	b.f[0] = 1.5 // T(1)
+	if !b.step() || math.Abs(b.u[0]-2) > 1e-8 {
+		t.Fatalf("extrapolated to %v, want the fixed point 2", b.u[0])
+	}
+	b.f[0] = b.u[0] + 10 // residual 10 > 0.5
+	if !b.step() || b.rejected != 1 || b.u[0] != 1.5 {
+		t.Fatalf("rejected %d, next point %v, want 1 and the previous T = 1.5", b.rejected, b.u[0])
+	}
+}
+
+func randSlice(r *rand.Rand, n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = r.NormFloat64()
+	}
+	return s
+}
+
+func eye(n int) *mat.Dense {
+	e := mat.NewDense(n, n, nil)
+	for i := range n {
+		e.Set(i, i, 1)
+	}
+	return e
+}
+
+// TestAndersonMemory: the memory shrinks so that the 2 m + 5 vectors fit
+// in andersonBytes, and the acceleration is off below two differences.
+func TestAndersonMemory(t *testing.T) {
+	for _, c := range []struct{ m, size, want int }{
+		{10, 1 << 20, 10},               // 8 MiB vectors: 25 of them fit
+		{10, andersonBytes / 8 / 15, 5}, // 15 vectors fit
+		{10, andersonBytes / 8 / 8, 0},  // 8 fit: one difference
+		{0, 100, 0},
+	} {
+		if got := andersonMemory(c.m, c.size); got != c.want {
+			t.Errorf("andersonMemory(%d, %d) = %d, want %d", c.m, c.size, got, c.want)
+		}
+	}
+	if newAnderson(10, andersonBytes/8/8) != nil {
+		t.Errorf("newAnderson without room for two differences is not nil")
+	}
+}
