@@ -17,9 +17,15 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/sdrmap/sdrmap/internal/parblas"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	blas64.Use(parblas.Implementation{})
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // run executes the command line args and returns the exit status (see
 // exitcode.go).

@@ -172,9 +172,12 @@
 // medians of 5 on one core): 194 ms spread, 218 ms clustered, against 573
 // and 508 ms for the full decomposition that the projection took there
 // before 2026-11-26 (above 0.3 N vectors); the eigenvalues alone take
-// 127-155 ms: the tridiagonal reduction dominates. For the comparison with
-// CSDP, SDPA and DSDP on the same problems see bench/sdp_test.go and
-// BENCHMARKS.md.
+// 127-155 ms: the tridiagonal reduction dominates. The sdrmap command
+// installs internal/parblas as gonum's BLAS, which splits that reduction's
+// Dsymv and Dsyr2k over the cores: at N = 541 it takes 0.59 of the time on
+// 2 cores, and 100 dense SDPAD iterations on deer_0034 0.76 of the whole
+// run's time. For the comparison with CSDP, SDPA and DSDP on the same
+// problems see bench/sdp_test.go and BENCHMARKS.md.
 //
 // # Low rank
 //
