@@ -105,27 +105,29 @@
 //
 // # Anderson acceleration (Solve)
 //
-// Solve treats one iteration as a fixed-point map u -> T(u) of its state u
-// = (y, z, Xbar_{k-1}, Xbar_{k-2} on the pattern) and accelerates it as SCS
-// 3 does: type-II Anderson acceleration with memory Settings.Anderson (10),
-// u' = T(u) - dF gamma with gamma the least-squares fit of the residual g =
-// u - T(u) by the last differences dG, in the metric of the iteration (Xbar
-// scaled by sqrt(mu), y and z by 1/sqrt(mu)), and a safeguard: a point
-// whose residual is larger than the previous one is replaced by T of the
-// previous point. The memory starts anew when mu changes or the iteration
-// restarts. Every reported iterate is a T(u): its Xbar is PSD, its z >= 0,
-// its certificate is as valid as without acceleration, and so is the
-// bound mu ||Xbar_k - Xbar_{k-1}||_F on its dual infeasibility (the Moreau
-// decomposition holds at any point).
-// It costs 2 m + 5 vectors of the state's length (at N = 601 with 1,770
-// dense edge blocks 0.1 GB; capped at 1 GiB by shortening the memory, off
-// when fewer than two differences fit) and a few passes over them an
-// iteration. TestMeasureSchedules: 2359 iterations in all against 4565 (the
-// remark example 61 against 157, orient30 99 against 488, pdb1akg 170
-// against 268, the 40 random models 1505 against 2604); with it the
-// restarts are never taken there (the same total without them). On the
-// 10 x 10 x 4 Potts grid (N = 401) the whole run to 1e-4 takes 0.37 of the
-// time; on deer_0034 (N = 601) the 1e-3 protocol is reached in 1,086
+// Solve treats one iteration as a fixed-point map u -> T(u) of its state u =
+// (y, z, Xbar_{k-1}, Xbar_{k-2} on the pattern) and accelerates it as SCS 3
+// does, by type-II Anderson acceleration with memory m = Settings.Anderson
+// (10):
+//
+//	u' = T(u) - dF gamma,   gamma = argmin ||g - dG gamma||,   g = u - T(u),
+//
+// with dF, dG the last m differences of T(u) and g, in the metric of the
+// iteration (Xbar scaled by sqrt(mu), y and z by 1/sqrt(mu)), and a
+// safeguard: a point whose residual is larger than the previous one is
+// replaced by T of the previous point. The memory starts anew when mu changes or the iteration restarts.
+// Every reported iterate is a T(u): its Xbar is PSD, its z >= 0, its
+// certificate is as valid as without acceleration, and so is the bound mu
+// ||Xbar_k - Xbar_{k-1}||_F on its dual infeasibility (the Moreau
+// decomposition holds at any point). It costs 2 m + 5 vectors of the state's
+// length (at N = 601 with 1,770 dense edge blocks 0.1 GB; capped at 1 GiB by
+// shortening the memory, off when fewer than two differences fit) and a few
+// passes over them an iteration. TestMeasureSchedules: 2359 iterations in
+// all against 4565 (the remark example 61 against 157, orient30 99 against
+// 488, pdb1akg 170 against 268, the 40 random models 1505 against 2604);
+// with it the restarts are never taken there (the same total without them).
+// On the 10 x 10 x 4 Potts grid (N = 401) the whole run to 1e-4 takes 0.37
+// of the time; on deer_0034 (N = 601) the 1e-3 protocol is reached in 1,086
 // iterations (BENCHMARKS.md, "Anderson acceleration"). SolveLR has no
 // acceleration: its Xbar is a factor, and a combination of factors is not
 // one of rank r.
