@@ -24,24 +24,30 @@ moves`, false, solveTRWS))
 	Register(NewMethod("ipm-nc", `the paper's IPM-NC baseline: a KKT point of the nonconvex rank-1
 relaxation from the uniform point (projected gradient), argmax
 rounding polished by ICM (no bound)`, false, solveIPMNC))
-	Register(NewMethod("auto", `trws, then the relaxation with the time left (factor on models
-with at most 3 edges per variable, such as grids; on denser ones
-sdpad up to N = 1000, sdpad-lr beyond) unless the LP bound
-already proves the trws assignment optimal or the model was
-converted from higher order (below); the better assignment and
-the larger bound are kept`, false, solveAuto))
+	Register(NewMethod("auto", `trws, then the relaxation with the time left (cyclic on
+shift-invariant models such as ORIENT, their symmetry kept;
+factor on models with at most 3 edges per variable, such as
+grids; on denser ones sdpad up to N = 1000, sdpad-lr beyond)
+unless the LP bound already proves the trws assignment optimal or
+the model was converted from higher order (below); the better
+assignment and the larger bound are kept`, false, solveAuto))
 }
 
 // autoLPShare is the share of the time limit that auto gives TRW-S.
 const autoLPShare = 0.2
 
-// autoRelaxation names the relaxation method of auto for p: the factor ALM
-// on sparse models (at most sparseEdges edges per variable: grids), where
-// it converges and SDPAD-LR does not; on denser ones, where the factor ALM
-// does not converge, the dense SDPAD up to denseN (its bounds after 60 s
-// were the tightest on deer, giraffe and CSP_11) and SDPAD-LR beyond
-// (BENCHMARKS.md).
+// autoRelaxation names the relaxation method of auto for p: the SDR
+// reduced by its symmetry (cyclic) on shift-invariant models, where it
+// proves ORIENT's optima in seconds (presolve then keeps the symmetry,
+// keepsSymmetry); the factor ALM on sparse models (at most sparseEdges
+// edges per variable: grids), where it converges and SDPAD-LR does not; on
+// denser ones, where the factor ALM does not converge, the dense SDPAD up
+// to denseN (its bounds after 60 s were the tightest on deer, giraffe and
+// CSP_11) and SDPAD-LR beyond (BENCHMARKS.md).
 func autoRelaxation(p *model.Pairwise) string {
+	if cyclicApplies(p) {
+		return "cyclic"
+	}
 	n := 1
 	for _, m := range p.Card {
 		n += m

@@ -230,7 +230,8 @@ type presolved struct {
 
 // presolve converts factors of arity > 2 (unless s.NoConvert), maps the
 // evidence, fixes one variable of a shift-invariant model without evidence
-// (unless s.KeepSymmetry) and builds the pairwise view.
+// (unless s.KeepSymmetry or the method solves it in its symmetric form,
+// keepsSymmetry) and builds the pairwise view.
 func presolve(m *model.Model, s *Settings) (*presolved, error) {
 	identity := func(x []int) []int { return x }
 	pre := &presolved{back: identity, forth: identity, converted: m.MaxArity() > 2 && !s.NoConvert}
@@ -249,7 +250,7 @@ func presolve(m *model.Model, s *Settings) (*presolved, error) {
 			fmt.Fprintf(s.Log, "higher-order factors converted: %d auxiliary variables, N %d -> %d\n", st.Aux, st.Before.N, st.After.N)
 		}
 	}
-	if !pre.converted && len(ev) == 0 && !s.KeepSymmetry {
+	if !pre.converted && len(ev) == 0 && !s.KeepSymmetry && !keepsSymmetry(s.Solver, m) {
 		if v := m.SymmetryBreak(); v >= 0 {
 			ev = model.Evidence{{Var: v, Value: 0}}
 			if s.Log != nil {

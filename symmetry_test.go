@@ -14,7 +14,8 @@ import (
 // TestSolveShiftInvariant solves small ORIENT models (shift invariant, no
 // unaries) with and without the symmetry break: with the exact solver both
 // reach the brute-force optimum and the broken one has its chosen variable
-// in state 0; SDPAD and TRW-S keep a bound below the optimum.
+// in state 0; SDPAD, TRW-S, cyclic (which always keeps the symmetry) and
+// auto keep a bound below the optimum.
 func TestSolveShiftInvariant(t *testing.T) {
 	for seed := range uint64(12) {
 		m, _ := gen.Orient(7, 3, 3, 0.4, seed)
@@ -25,7 +26,7 @@ func TestSolveShiftInvariant(t *testing.T) {
 		clamp, _ := model.Evidence(nil).Clamps(m)
 		want, _ := randmodel.BruteForce(m, clamp)
 		for _, keep := range []bool{false, true} {
-			for _, name := range []string{"exact", "sdpad", "trws"} {
+			for _, name := range []string{"exact", "sdpad", "trws", "cyclic", "auto"} {
 				res, err := Solve(context.Background(), m, Settings{Solver: name, KeepSymmetry: keep})
 				if err != nil {
 					t.Fatal(err)

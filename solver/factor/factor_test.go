@@ -611,7 +611,7 @@ func TestClosingCut(t *testing.T) {
 	res := &Result{SDRBound: math.Inf(-1), EnergyBound: math.Inf(-1), Inner: 5}
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
-	closeDual(ctx, a, in.v, newCertifier(p, s.CertifyRank), res, &s)
+	closeDual(ctx, a, in.v(), newCertifier(p, s.CertifyRank), res, &s)
 	if res.BestY == nil || res.BestZ == nil {
 		t.Fatal("no dual point to refine after a closing solve cut short")
 	}

@@ -80,10 +80,10 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	}
 	for k := 1; ; k++ {
 		res.Inner += in.minimize(a, innerTol*a.cnorm, s.InnerIter, stop)
-		converged := in.gradNorm() <= innerTol*a.cnorm
+		converged := in.GradNorm() <= innerTol*a.cnorm
 		eq, neg := a.update()
 		viol := max(eq, neg)
-		v = a.factor(in.v)
+		v = a.factor(in.v())
 		y, z := a.dual(v)
 		res.Iterations, res.Y, res.Z = k, y, z
 		res.PrimalObjective = prob.PrimalObjective(a.x)
@@ -165,13 +165,13 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			in = newInner(a, a.point(widen(prob, v, vecs, grow)), s.Memory)
 			prevViol = math.Inf(1)
 		} else {
-			in.f = a.eval(in.v, in.g)
+			in.F = in.fn.Eval(in.X, in.G)
 		}
 	}
 	res.Marginals = prob.Marginals(column0(v))
 	if ctx.Err() == nil && !proven && s.CloseIter > 0 && (res.PrimalInfeasibility <= s.TolLoose || res.Status == solver.TimeLimit) &&
 		!(sdr.Gap(res.PrimalObjective, res.SDRBound) <= s.Tol) {
-		closeDual(ctx, a, in.v, cf, res, &s)
+		closeDual(ctx, a, in.v(), cf, res, &s)
 	}
 	res.Evaluations, res.Time = a.evals, time.Since(t0)
 	if s.Verbose != nil {
@@ -218,7 +218,7 @@ func closeDual(ctx context.Context, a *alm, x *mat.Dense, cf *certifier, res *Re
 	res.Inner += k
 	res.Closing = k
 	a.update()
-	y, z := a.dual(a.factor(in.v))
+	y, z := a.dual(a.factor(in.v()))
 	cert, _, _, err := cf.certify(y, z, s.CertifyTol, s.CertifyMaxIter, s.Seed, stop)
 	if err == nil {
 		res.BestY, res.BestZ = y, z
