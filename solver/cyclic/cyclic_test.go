@@ -154,13 +154,13 @@ func TestBoundBelowMinimum(t *testing.T) {
 
 // TestMatchesDense: the reduced relaxation has the lifted SDR's optimum
 // (dense SDPAD on the same model, its symmetry kept) within 1e-5 relative,
-// and its certified bound is at most that optimum; at least 5 of the 30
-// models have an optimum below their minimum energy (not tight: 7).
+// and its certified bound is at most that optimum; at least 8 of the 30
+// models have an optimum below their minimum energy (not tight: 11).
 func TestMatchesDense(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	loose := 0
 	for c := range 30 {
-		md := invariant(r, 4+r.IntN(3), 3+r.IntN(3))
+		md := invariant(r, 4+r.IntN(3), 2+r.IntN(4))
 		pw, p := problem(t, md)
 		prob, err := sdr.Build(pw)
 		if err != nil {
@@ -174,7 +174,7 @@ func TestMatchesDense(t *testing.T) {
 		}
 		opt := d.PrimalObjective - prob.Const // energy = <C, Xbar> - Const
 		s := DefaultSettings()
-		s.Tol = 1e-8
+		s.Tol = 1e-7
 		res, err := Solve(context.Background(), p, s)
 		if err != nil {
 			t.Fatal(err)
@@ -194,7 +194,7 @@ func TestMatchesDense(t *testing.T) {
 			loose++
 		}
 	}
-	if loose < 5 {
+	if loose < 8 {
 		t.Fatalf("only %d of 30 models with a loose relaxation", loose)
 	}
 	t.Logf("%d of 30 relaxations not tight", loose)

@@ -22,7 +22,7 @@
 // An assignment x is the point M_k(i,j) = w^{k(x_j - x_i)} (rank one),
 // with q_e(s) = [x_J - x_I = s] and objective E(x), so the optimum is a
 // lower bound on the minimum energy; it equals the lifted SDR's
-// (TestMatchesDense: 30 random models against the dense SDPAD, 1e-5
+// (TestMatchesDense: 30 random models, m = 2-5, against the dense SDPAD, 1e-5
 // relative). Instead of N = nm + 1 rows and m^2 products per edge, there
 // are floor(m/2) blocks of order n and m products per edge: ORIENT at n =
 // 1000, m = 16 has 8 blocks of order 1,000 and 400,000 products instead of
