@@ -3,6 +3,9 @@ package cyclic
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // alm is the augmented Lagrangian of the reduced relaxation (see the
@@ -28,6 +31,7 @@ type alm struct {
 	t          []float64   // T / scale, edge e at t[e m:]
 	mu         []float64   // multipliers of q >= 0, same layout
 	q, w       []float64   // q and T/scale - max(0, mu - sigma q) at the last evaluation
+	g1         []float64   // the second half's gradient (split)
 	sigma      float64
 	evals      int
 }
@@ -86,10 +90,18 @@ func (a *alm) initial(seed uint64) []float64 {
 // products sets q and w at x and returns L.
 func (a *alm) products(x []float64) float64 {
 	a.evals++
+	var f [2]float64
+	a.split(func(part, e0, e1 int) { f[part] = a.productsRange(x, e0, e1) })
+	return f[0] + f[1]
+}
+
+// productsRange sets q and w on edges e0..e1-1 and returns their terms of L.
+func (a *alm) productsRange(x []float64, e0, e1 int) float64 {
 	m, sig := a.m, a.sigma
 	re, im := make([]float64, a.k), make([]float64, a.k)
 	f := 0.0
-	for e, ed := range a.p.Edges {
+	for e := e0; e < e1; e++ {
+		ed := &a.p.Edges[e]
 		for k := range a.k {
 			ui, uj := a.row(x, k, ed.I), a.row(x, k, ed.J)
 			var sr, si float64
@@ -125,9 +137,27 @@ func (a *alm) products(x []float64) float64 {
 // q_e(s) for the current w: row (k, i) of g is 2 alpha_k (G_k U_k)_i, with
 // G_k of the package doc. With w from products it is L's gradient.
 func (a *alm) gradient(x, g []float64) {
+	if len(a.g1) != len(g) {
+		a.g1 = make([]float64, len(g))
+	}
+	a.split(func(part, e0, e1 int) {
+		if part == 0 {
+			a.gradientRange(x, g, e0, e1)
+		} else {
+			a.gradientRange(x, a.g1, e0, e1)
+		}
+	})
+	if len(a.p.Edges) >= parallelEdges {
+		floats.Add(g, a.g1)
+	}
+}
+
+// gradientRange sets g to the gradient's terms of edges e0..e1-1.
+func (a *alm) gradientRange(x, g []float64, e0, e1 int) {
 	clear(g)
 	m := a.m
-	for e, ed := range a.p.Edges {
+	for e := e0; e < e1; e++ {
+		ed := &a.p.Edges[e]
 		w := a.w[e*m : (e+1)*m]
 		for k := range a.k {
 			var wr, wi float64 // W = sum_s w(s) w^-ks
@@ -148,6 +178,29 @@ func (a *alm) gradient(x, g []float64) {
 			}
 		}
 	}
+}
+
+// parallelEdges is the number of edges from which products and gradient
+// run in two fixed halves on two goroutines (the sum's order, hence the
+// iterates, do not depend on the number of cores).
+const parallelEdges = 4096
+
+// split runs f(part, e0, e1) over the edges: once, or on the two halves at
+// once when there are at least parallelEdges.
+func (a *alm) split(f func(part, e0, e1 int)) {
+	ne := len(a.p.Edges)
+	if ne < parallelEdges {
+		f(0, 0, ne)
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		f(1, ne/2, ne)
+	}()
+	f(0, 0, ne/2)
+	wg.Wait()
 }
 
 // Eval returns L at x and sets g to its gradient projected onto the

@@ -267,3 +267,56 @@ func TestRankGrowth(t *testing.T) {
 	}
 	t.Logf("rank %d, objective %.9g, bound %.9g, energy %v; rank 1: bound %.9g", res.Rank, res.Objective, res.Bound, res.Energy, fixed.Bound)
 }
+
+// TestGradient: the Lagrangian's gradient matches central differences on
+// a small model with random multipliers (both sides of the penalty's kink
+// active), and on a model large enough for the two halves (split) the
+// value and gradient match one serial pass.
+func TestGradient(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	_, p := problem(t, invariant(r, 6, 5))
+	a := newALM(p, 3, 2)
+	for j := range a.mu {
+		a.mu[j] = r.Float64() * 0.3
+	}
+	x := a.initial(1)
+	g := make([]float64, len(x))
+	a.products(x)
+	a.gradient(x, g)
+	const h = 1e-6
+	for i := range x {
+		xi := x[i]
+		x[i] = xi + h
+		fp := a.products(x)
+		x[i] = xi - h
+		fm := a.products(x)
+		x[i] = xi
+		if fd := (fp - fm) / (2 * h); math.Abs(fd-g[i]) > 1e-6*(1+math.Abs(fd)) {
+			t.Fatalf("coordinate %d: gradient %.9g, central difference %.9g", i, g[i], fd)
+		}
+	}
+
+	md, _ := gen.Orient(400, 6, 24, 0.3, 3)
+	_, big := problem(t, md)
+	if len(big.Edges) < parallelEdges {
+		t.Fatalf("%d edges: too few to split", len(big.Edges))
+	}
+	a = newALM(big, 2, 10)
+	for j := range a.mu {
+		a.mu[j] = r.Float64()
+	}
+	x = a.initial(2)
+	f := a.products(x)
+	g = make([]float64, len(x))
+	a.gradient(x, g)
+	serial := make([]float64, len(x))
+	a.gradientRange(x, serial, 0, len(big.Edges))
+	if fs := a.productsRange(x, 0, len(big.Edges)); math.Abs(fs-f) > 1e-12*(1+math.Abs(fs)) {
+		t.Fatalf("split value %.15g, serial %.15g", f, fs)
+	}
+	for i := range g {
+		if math.Abs(g[i]-serial[i]) > 1e-12*(1+math.Abs(serial[i])) {
+			t.Fatalf("coordinate %d: split gradient %.15g, serial %.15g", i, g[i], serial[i])
+		}
+	}
+}

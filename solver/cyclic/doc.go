@@ -40,7 +40,8 @@
 // on costs scaled to a largest |T| of 1; after each inner solve the
 // multipliers move to max(0, mu - sigma q), and sigma grows by 4 when a
 // converged inner solve did not cut the largest violation by 4. One
-// evaluation costs O(|E| m (m/2) r).
+// evaluation costs O(|E| m (m/2) r), over two halves of the edges on two
+// goroutines from 4,096 edges.
 //
 // # Certificates
 //
@@ -59,6 +60,14 @@
 // rank-one minimizer with exact multipliers the bound equals the energy of
 // the point's assignment, which is how ORIENT's planted optima are proven.
 //
+// # Rank
+//
+// U_k starts with Settings.Rank columns. When a certificate's slack keeps
+// an eigenvalue below -100 Tol, the factor cannot reach the optimum along
+// it: r doubles (up to MaxRank), the first new column of each block along
+// that eigenvector, the others random, all scaled by 0.1 before the rows
+// are normalized (alm.widen).
+//
 // # Rounding
 //
 // At an integral point u_1i = w^{-x_i} v, so x_i is read from the phase of
@@ -68,11 +77,14 @@
 // # Measured (BENCHMARKS.md, "ORIENT by its symmetry")
 //
 // ORIENT n = 1000, m = 16, degree 50 (the paper's size): the planted
-// assignment proven optimal in 4-7 s at noise 0.1-0.4 on one core, where
+// assignment proven optimal in 4-9 s at noise 0.1-0.5 on one core, where
 // the lifted SDPAD-LR needed 40-48 minutes at 0.1 and 0.2 and had not
 // reached 1e-5 at 0.3 after 40 minutes.
 //
-// The rank stays Settings.Rank (no rank growth): a run whose certificate
-// keeps negative eigenvalues (dinf) at a small violation needs a larger
-// --rank.
+// A relaxation far from tight needs the rank growth (# Rank): ORIENT n =
+// 200, p = 0.9 stalls at rank 4 (objective -672, pinf 9e-3 for 120 s) and
+// reaches the 1e-6 protocol at rank 64 in 103 s (objective -830.198).
+//
+// Not supported: forbidden entries (refused), warm starts, probes and the
+// iterative rounding (runs end by a proof or the tolerance).
 package cyclic
