@@ -3,12 +3,13 @@ package sdrmap
 import (
 	"context"
 	"fmt"
-	"math"
+	"time"
 
+	"github.com/sdrmap/sdrmap/local"
 	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/relax/driver"
 	"github.com/sdrmap/sdrmap/solver"
 	"github.com/sdrmap/sdrmap/solver/cyclic"
-	"github.com/sdrmap/sdrmap/solver/icm"
 )
 
 func init() {
@@ -20,9 +21,10 @@ transform; solver/cyclic), solved by an augmented Lagrangian on
 factors of rank --rank (0: 4, doubling up to --max-rank, 0: 64,
 along negative curvature of the certificate) on the blocks'
 spheres, certified by Lanczos on the blocks' slacks, rounded from
-the phases of the first block, polished by ICM and tree-block
-moves; the symmetry is kept (no variable fixed). ORIENT at the
-paper's size (n = 1000, m = 16) proven optimal in seconds
+the phases of the first block, then the local search of sdpad
+(unless proven optimal; under --time-limit it keeps a fifth of
+the time); the symmetry is kept (no variable fixed). ORIENT at
+the paper's size (n = 1000, m = 16) proven optimal in seconds
 (BENCHMARKS.md)`, true, solveCyclic))
 }
 
@@ -50,17 +52,20 @@ func cyclicApplies(p *model.Pairwise) bool {
 	return err == nil && len(p.Edges) > 0
 }
 
-// solveCyclic runs solver/cyclic on a shift-invariant pairwise model and
-// polishes its best rounding by ICM and tree-block moves unless that is
-// already proven optimal. The SDR figures' Dimension is the lifted N of
-// the same relaxation (its blocks have order n).
+// solveCyclic runs solver/cyclic on a shift-invariant pairwise model with
+// 1 - driver.SearchShare of the time limit and, unless its best rounding
+// is proven optimal, polishes it by the SDR methods' local search
+// (local.Candidates: ICM, tree-block moves, iterated search) in the rest.
+// The SDR figures' Dimension is the lifted N of the same relaxation (its
+// blocks have order n).
 func solveCyclic(ctx context.Context, in *Input, s *Settings) (*Outcome, error) {
 	p, err := cyclic.FromPairwise(in.Pairwise)
 	if err != nil {
 		return nil, fmt.Errorf("%w (--keep-symmetry is implied; use another --solver)", err)
 	}
 	set := cyclic.DefaultSettings()
-	set.TimeLimit, set.Seed, set.Verbose = s.TimeLimit, s.Seed, s.Log
+	set.TimeLimit = time.Duration(float64(s.TimeLimit) * (1 - driver.SearchShare))
+	set.Seed, set.Verbose = s.Seed, s.Log
 	if s.Tol > 0 {
 		set.Tol = s.Tol
 	}
@@ -79,12 +84,10 @@ func solveCyclic(ctx context.Context, in *Input, s *Settings) (*Outcome, error) 
 	if err != nil {
 		return nil, err
 	}
-	x, e := res.Assignment, math.Inf(1)
-	if x != nil {
-		if !s.NoPolish && ctx.Err() == nil && !solver.Proven(res.Energy, res.Bound) {
-			icm.NewTreesCtx(ctx, in.Pairwise).ImproveCtx(ctx, x)
-		}
-		e = in.Pairwise.Energy(x)
+	x, e := res.Assignment, res.Energy
+	if x != nil && !solver.Proven(e, res.Bound) && ctx.Err() == nil {
+		x, e, _ = local.Candidates(ctx, in.Pairwise, [][]int{x}, res.Bound, nil,
+			local.Settings{NoPolish: s.NoPolish, Seed: s.Seed, UseBudget: s.TimeLimit > 0})
 	}
 	if s.Log != nil {
 		fmt.Fprintf(s.Log, "cyclic: %v after %d iterations (%d L-BFGS), energy %.9g, bound %.9g, %v\n",

@@ -39,7 +39,7 @@ const (
 // Options configure Solve.
 type Options struct {
 	// The relax.Settings go to the relaxation solver; TimeLimit is that of
-	// the whole of Solve, of which the relaxations get 1 - searchShare.
+	// the whole of Solve, of which the relaxations get 1 - SearchShare.
 	relax.Settings
 	Rounding string // RoundSample (also "") or RoundIterative
 	NoProbe  bool   // no probes (relax.Settings.Probe): the relaxation runs to its tolerance
@@ -74,7 +74,7 @@ const roundingDraws = 32
 // argmax and randomized rounding from a factor of Xbar (rounding.Sample),
 // with RoundIterative the paper's iterative rounding (spec §7,
 // iterativeRound). Unless NoPolish, the candidates are polished
-// (local.Candidates); the best is kept. The relaxations get 1 - searchShare of
+// (local.Candidates); the best is kept. The relaxations get 1 - SearchShare of
 // the time limit. The bound is the certified energy bound (spec §9) of the
 // first relaxation, the only one over the whole model: the best of its
 // iterates', the solver's best dual point's after certify.Refine
@@ -104,7 +104,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 		sctx, cancel = context.WithDeadline(ctx, start.Add(o.TimeLimit))
 		defer cancel()
 	}
-	relaxLimit := time.Duration(float64(o.TimeLimit) * (1 - searchShare))
+	relaxLimit := time.Duration(float64(o.TimeLimit) * (1 - SearchShare))
 	set := o.Settings
 	set.TimeLimit = relaxLimit
 	var log io.Writer // the refinement may write beside the rounding
@@ -380,9 +380,10 @@ func (s *syncWriter) Write(b []byte) (int, error) {
 	return s.w.Write(b)
 }
 
-// searchShare is the share of the time limit kept for rounding and the
-// local search after the relaxations (which get the rest).
-const searchShare = 0.2
+// SearchShare is the share of the time limit kept for rounding and the
+// local search after the relaxations (which get the rest); sdrmap's cyclic
+// method keeps it too.
+const SearchShare = 0.2
 
 // complementBound returns the certified energy bound (spec §9) of the dual
 // point complementary to the assignment x (sdr.Problem.Complement), made
