@@ -160,11 +160,7 @@ func (a *alm) gradientRange(x, g []float64, e0, e1 int) {
 		ed := &a.p.Edges[e]
 		w := a.w[e*m : (e+1)*m]
 		for k := range a.k {
-			var wr, wi float64 // W = sum_s w(s) w^-ks
-			for s, v := range w {
-				wr += v * a.cos[k][s]
-				wi -= v * a.sin[k][s]
-			}
+			wr, wi := a.transform(w, k)
 			b := a.alpha[k] / float64(m)
 			wr, wi = b*wr, b*wi
 			ui, uj := a.row(x, k, ed.I), a.row(x, k, ed.J)
@@ -178,6 +174,17 @@ func (a *alm) gradientRange(x, g []float64, e0, e1 int) {
 			}
 		}
 	}
+}
+
+// transform returns W = sum_s w(s) omega^{-(k+1)s}, omega = exp(2 pi i /
+// m): the Fourier coefficient of an edge's reduced costs w at frequency
+// index k.
+func (a *alm) transform(w []float64, k int) (wr, wi float64) {
+	for s, v := range w {
+		wr += v * a.cos[k][s]
+		wi -= v * a.sin[k][s]
+	}
+	return wr, wi
 }
 
 // parallelEdges is the number of edges from which products and gradient

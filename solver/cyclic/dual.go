@@ -57,11 +57,7 @@ func (cf *certifier) bound(x []float64, tol float64, seed uint64, stop func() bo
 	for e := range a.p.Edges {
 		w := a.w[e*m : (e+1)*m]
 		for k := range a.k {
-			var wr, wi float64
-			for s, v := range w {
-				wr += v * a.cos[k][s]
-				wi -= v * a.sin[k][s]
-			}
+			wr, wi := a.transform(w, k)
 			// G_k(I, J) = conj(W) / 2m
 			cf.wr[k*ne+e], cf.wi[k*ne+e] = wr/float64(2*m), wi/float64(2*m)
 		}
