@@ -61,7 +61,7 @@ func cyclicApplies(p *model.Pairwise) bool {
 func solveCyclic(ctx context.Context, in *Input, s *Settings) (*Outcome, error) {
 	p, err := cyclic.FromPairwise(in.Pairwise)
 	if err != nil {
-		return nil, fmt.Errorf("%w (--keep-symmetry is implied; use another --solver)", err)
+		return nil, fmt.Errorf("%w; --solver cyclic needs a shift-invariant model without evidence", err)
 	}
 	set := cyclic.DefaultSettings()
 	set.TimeLimit = time.Duration(float64(s.TimeLimit) * (1 - driver.SearchShare))
