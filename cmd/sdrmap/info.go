@@ -74,7 +74,11 @@ With --evid, it also reports the free variables left by the evidence.`,
 			fmt.Fprintf(w, "forbidden entries  %d\n", st.ForbiddenEntries)
 			fmt.Fprintf(w, "sdr dimension      %d\n", st.SDRDimension)
 			if out.ShiftInvariant {
-				fmt.Fprintf(w, "shift invariant    yes: E(x + 1 mod %d) = E(x); solve fixes variable %d to state 0 without evidence\n", st.MaxCardinality, m.SymmetryBreak())
+				how := fmt.Sprintf("solve fixes variable %d to state 0", m.SymmetryBreak())
+				if st.ForbiddenEntries == 0 {
+					how = fmt.Sprintf("auto and cyclic solve the relaxation reduced by it, the other solvers fix variable %d to state 0", m.SymmetryBreak())
+				}
+				fmt.Fprintf(w, "shift invariant    yes: E(x + 1 mod %d) = E(x); without evidence %s\n", st.MaxCardinality, how)
 			}
 			if ev != nil {
 				fmt.Fprintf(w, "evidence           %d observed\n", len(ev))
