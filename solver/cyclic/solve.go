@@ -123,7 +123,7 @@ func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 			res.Energy, res.Assignment = e, xr
 		}
 		grow := false
-		if viol <= max(100*s.Tol, 1e-3) || it%5 == 0 {
+		if viol <= max(100*s.Tol, 1e-2) || it%5 == 0 {
 			b, dinf := cf.bound(in.X, s.EigTol, s.Seed+uint64(it), stop)
 			if b > res.Bound {
 				res.Bound, res.DualInf = b, dinf
