@@ -13,7 +13,7 @@ import (
 // costs divided by scale (largest |T| = 1):
 //
 //	L(U) = sum_e sum_s T_e(s) q_e(s) + 1/(2 sigma) sum (max(0, mu - sigma q)^2 - mu^2),
-//	q_e(s) = (1 + sum_k alpha_k Re(M_k(I,J) w^-ks)) / m,  w = exp(2 pi i / m).
+//	q_e(s) = (1 + sum_k alpha_k Re(M_k(I,J) omega^-ks)) / m,  omega = exp(2 pi i / m).
 //
 // The point x holds the rows u_{k,i} in C^r as 2r reals (re, im), row
 // (k, i) at x[(k n + i) 2r:], frequencies k = 1..K (index k-1), K = m/2

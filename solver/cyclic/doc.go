@@ -16,10 +16,10 @@
 //
 //	minimize   Const + sum_e sum_s T_e(s) q_e(s)
 //	subject to M_k PSD, diag(M_k) = 1            (k = 1..floor(m/2)),
-//	           q_e(s) = (1 + sum_{k=1}^{m-1} M_k(I,J) w^{-ks}) / m >= 0,
+//	           q_e(s) = (1 + sum_{k=1}^{m-1} M_k(I,J) omega^{-ks}) / m >= 0,
 //
-// w = exp(2 pi i / m): q_e is the distribution of x_J - x_I on edge e.
-// An assignment x is the point M_k(i,j) = w^{k(x_j - x_i)} (rank one),
+// omega = exp(2 pi i / m): q_e is the distribution of x_J - x_I on edge e.
+// An assignment x is the point M_k(i,j) = omega^{k(x_j - x_i)} (rank one),
 // with q_e(s) = [x_J - x_I = s] and objective E(x), so the optimum is a
 // lower bound on the minimum energy; it equals the lifted SDR's
 // (TestMatchesDense: 30 random models, m = 2-5, against the dense SDPAD, 1e-5
@@ -46,7 +46,7 @@
 // # Certificates
 //
 // For any z >= 0 (the multipliers) and real y_k, with w_e = T_e - z_e,
-// W_e(k) = sum_s w_e(s) w^{-ks}, and G_k Hermitian with G_k(I,J) =
+// W_e(k) = sum_s w_e(s) omega^{-ks}, and G_k Hermitian with G_k(I,J) =
 // conj(W_e(k)) / 2m on the edges, every feasible point satisfies
 //
 //	sum T q >= sum_e sum_s w_e(s) / m + sum_k alpha_k <G_k, M_k>
@@ -70,7 +70,7 @@
 //
 // # Rounding
 //
-// At an integral point u_1i = w^{-x_i} v, so x_i is read from the phase of
+// At an integral point u_1i = omega^{-x_i} v, so x_i is read from the phase of
 // u_1i . conj(g) for the top singular vector g of U_1 and for random g
 // (Settings.Draws), up to a common shift that leaves E unchanged.
 //

@@ -6,7 +6,7 @@ import (
 )
 
 // round reads assignments from the phases of frequency 1: at an integral
-// point u_1i = w^-x_i v for a common unit v, so x_i = -arg(u_1i . conj(g))
+// point u_1i = omega^-x_i v for a common unit v, so x_i = -arg(u_1i . conj(g))
 // m / 2 pi (mod m, up to a common shift that leaves E unchanged) for any
 // g with v . conj(g) != 0. It tries the top right singular vector of U_1
 // and draws-1 random complex Gaussian g, and returns the best assignment

@@ -105,12 +105,12 @@ func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 			p.N, p.M, len(p.Edges), a.k, s.Rank, len(a.q), s.Tol)
 		fmt.Fprintf(s.Verbose, " iter  inner rank    sigma         objective             bound            energy       gap      pinf      dinf     time\n")
 	}
-	prev, omega := math.Inf(1), math.Inf(1)
+	prev, least := math.Inf(1), math.Inf(1) // last and smallest violation
 	for it := 1; it <= s.MaxIter; it++ {
 		if stop() {
 			break
 		}
-		gtol := max(s.Tol*1e-3, min(omega, 1e-2)) * a.cnorm
+		gtol := max(s.Tol*1e-3, min(least, 1e-2)) * a.cnorm
 		k := in.Minimize(a, gtol, s.InnerIter, stop)
 		res.Inner += k
 		res.Iterations = it
@@ -118,7 +118,7 @@ func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 		res.Objective = p.Const + a.scale*a.objective()
 		viol := a.update()
 		res.PrimalInf = viol
-		omega = min(omega, viol)
+		least = min(least, viol)
 		if xr, e := a.round(in.X, s.Draws, rng); e < res.Energy {
 			res.Energy, res.Assignment = e, xr
 		}
