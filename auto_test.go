@@ -49,8 +49,9 @@ func orient(n, m int, degree, noise float64) *model.Model {
 }
 
 // TestAutoCyclic: auto solves ORIENT (n = 60, m = 8) by cyclic with its
-// symmetry kept and proves the planted assignment optimal; --solver cyclic
-// refuses a model that is not shift invariant, naming the variable.
+// symmetry kept and proves the planted assignment optimal; with forbidden
+// entries auto breaks the symmetry as before (keepsSymmetry); --solver
+// cyclic refuses a model that is not shift invariant, naming the variable.
 func TestAutoCyclic(t *testing.T) {
 	md, planted := gen.Orient(60, 8, 8, 0.1, 1)
 	var log bytes.Buffer
@@ -64,6 +65,16 @@ func TestAutoCyclic(t *testing.T) {
 	}
 	if res.Energy != want || res.Bound > want || want-res.Bound > 1e-9*(1+math.Abs(want)) || md.Energy(res.Assignment) != want {
 		t.Errorf("auto on ORIENT: energy %v, bound %v, planted %v", res.Energy, res.Bound, want)
+	}
+	forbid := orient(20, 4, 3, 0.1)
+	for f := range forbid.Factors {
+		for a := range 4 {
+			forbid.Factors[f].Forbid(a*4 + (a+2)%4) // x_j - x_i = 2 forbidden everywhere: still shift invariant
+		}
+	}
+	if !forbid.ShiftInvariant() || keepsSymmetry("auto", forbid) || !keepsSymmetry("auto", md) || !keepsSymmetry("cyclic", forbid) || keepsSymmetry("sdpad", md) {
+		t.Errorf("keepsSymmetry: auto with forbidden entries %v, auto %v, cyclic %v, sdpad %v",
+			keepsSymmetry("auto", forbid), keepsSymmetry("auto", md), keepsSymmetry("cyclic", forbid), keepsSymmetry("sdpad", md))
 	}
 	grid := gen.PottsGrid(3, 3, 3, 1, 1)
 	if _, err := Solve(context.Background(), grid, Settings{Solver: "cyclic"}); err == nil || !strings.Contains(err.Error(), "unary table of variable 0") {
