@@ -33,7 +33,6 @@ type alm struct {
 	q, w       []float64   // q and T/scale - max(0, mu - sigma q) at the last evaluation
 	g1         []float64   // the second half's gradient (split)
 	sigma      float64
-	evals      int
 }
 
 func newALM(p *Problem, r int, sigma float64) *alm {
@@ -89,7 +88,6 @@ func (a *alm) initial(seed uint64) []float64 {
 
 // products sets q and w at x and returns L.
 func (a *alm) products(x []float64) float64 {
-	a.evals++
 	var f [2]float64
 	a.split(func(part, e0, e1 int) { f[part] = a.productsRange(x, e0, e1) })
 	return f[0] + f[1]
@@ -298,6 +296,7 @@ func (a *alm) widen(x []float64, r2 int, dir func(k int) []float64, eps float64,
 	r := a.r
 	a.r = r2
 	y := make([]float64, a.size())
+	noise := eps / math.Sqrt(float64(a.n))
 	for k := range a.k {
 		v := dir(k)
 		for i := range a.n {
@@ -305,7 +304,7 @@ func (a *alm) widen(x []float64, r2 int, dir func(k int) []float64, eps float64,
 			row := a.row(y, k, i)
 			copy(row, x[o:o+2*r])
 			for c := 2 * r; c < 2*r2; c += 2 {
-				row[c], row[c+1] = eps*rng.NormFloat64()/math.Sqrt(float64(a.n)), eps*rng.NormFloat64()/math.Sqrt(float64(a.n))
+				row[c], row[c+1] = noise*rng.NormFloat64(), noise*rng.NormFloat64()
 			}
 			if v != nil {
 				row[2*r] = eps * v[i]
