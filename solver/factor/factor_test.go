@@ -619,3 +619,35 @@ func TestClosingCut(t *testing.T) {
 		t.Errorf("bound %g from a certificate cut short", res.SDRBound)
 	}
 }
+
+// TestTailInner: inner solves are capped at InnerIter until the primal
+// infeasibility is within the tolerance and at tailInner times that after,
+// and the longer cap is used; the run still reaches the protocol.
+func TestTailInner(t *testing.T) {
+	p := grid(t, 20, 20, 5, 5)
+	s := DefaultSettings()
+	s.Tol, s.InnerIter = 1e-3, 30
+	var its []Iterate
+	s.Monitor = func(it *Iterate) { its = append(its, *it) }
+	res, err := Solve(context.Background(), p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != solver.Solved {
+		t.Fatalf("status %v after %d iterations", res.Status, res.Iterations)
+	}
+	longer := false
+	for k := 1; k < len(its); k++ {
+		n, limit := its[k].Inner-its[k-1].Inner, s.InnerIter
+		if its[k-1].PrimalInfeasibility <= s.Tol {
+			limit *= tailInner
+		}
+		if n > limit {
+			t.Fatalf("outer iteration %d: %d L-BFGS iterations, cap %d (pinf before %.2e)", its[k].K, n, limit, its[k-1].PrimalInfeasibility)
+		}
+		longer = longer || n > s.InnerIter
+	}
+	if !longer {
+		t.Fatalf("no inner solve used the longer cap in %d outer iterations", len(its))
+	}
+}

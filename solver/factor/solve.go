@@ -39,6 +39,19 @@ const (
 	certifyEvery = 5
 )
 
+// Once the primal infeasibility is within the tolerance, the inner solves'
+// accuracy decides the dual side: the slack at the multiplier update is L's
+// gradient matrix, PSD where V minimizes L (see dual), so the certified dual
+// infeasibility measures the inner solve's error. The inner tolerance
+// follows tailDual times it, and there an inner solve may take tailInner
+// times InnerIter iterations, so that the certificate every such outer
+// iteration pays (as long as about 100 L-BFGS iterations on large grids) is
+// paid less often.
+const (
+	tailDual  = 0.1
+	tailInner = 3
+)
+
 var errNotCertified = errors.New("factor: not certified at this iteration")
 
 // Solve solves the SDR of prob by the augmented Lagrangian on a factor
@@ -79,7 +92,11 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			"iter", "inner", "rank", "sigma", "objective", "bound", "gap", "pinf", "dinf", "time")
 	}
 	for k := 1; ; k++ {
-		res.Inner += in.minimize(a, innerTol*a.cnorm, s.InnerIter, stop)
+		iters := s.InnerIter
+		if k > 1 && res.PrimalInfeasibility <= s.Tol {
+			iters *= tailInner
+		}
+		res.Inner += in.minimize(a, innerTol*a.cnorm, iters, stop)
 		converged := in.GradNorm() <= innerTol*a.cnorm
 		eq, neg := a.update()
 		viol := max(eq, neg)
@@ -160,7 +177,11 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			a.sigma = max(a.sigma/sigmaGrowth, s.Sigma0)
 		}
 		prevViol = viol
-		innerTol = max(1e-3*s.Tol, min(innerTol, viol))
+		innerTol = min(innerTol, viol)
+		if err == nil {
+			innerTol = min(innerTol, tailDual*res.DualInfeasibility)
+		}
+		innerTol = max(1e-3*s.Tol, innerTol)
 		if grow > 0 {
 			in = newInner(a, a.point(widen(prob, v, vecs, grow)), s.Memory)
 			prevViol = math.Inf(1)
