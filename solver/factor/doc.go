@@ -57,8 +57,8 @@
 // "Certificates"), so once the primal side is done the accuracy of the
 // inner solves decides the run; the longer cap pays the certificate,
 // which on large grids costs about 100 L-BFGS iterations, less often
-// (the 100 x 100 5-label grid to the 1e-3 protocol: 0.80 of the time,
-// BENCHMARKS.md, "The dual side's inner solves"). Then the multipliers
+// (the 100 x 100 5-label grid's whole run to the 1e-3 protocol: 0.665 of
+// the time, BENCHMARKS.md, "The dual side's inner solves"). Then the multipliers
 // move to lam + sigma h and max(0, mu - sigma g); sigma grows by 4 when a
 // converged inner solve reduced the largest violation by less than a
 // factor 4, and falls by 4 (not below Sigma0) when the primal infeasibility
