@@ -49,16 +49,17 @@
 // whose stiffest direction the sphere removed, are left unscaled, so on
 // all-binary models the iteration is the plain L-BFGS.
 // An inner solve stops when the projected gradient's 2-norm is at most
-// omega (1 + ||C||_F), omega the smallest largest violation so far and
-// of a tenth of the certified dual infeasibilities (at least Tol/1000),
-// or after InnerIter (100) iterations, 300 once the primal infeasibility
-// is within the tolerance. The dual infeasibility measures the inner
-// solves' error (a certificate's slack is PSD where V minimizes L, see
-// "Certificates"), so once the primal side is done the accuracy of the
-// inner solves decides the run; the longer cap pays the certificate,
-// which on large grids costs about 100 L-BFGS iterations, less often
-// (the 100 x 100 5-label grid's whole run to the 1e-3 protocol: 0.665 of
-// the time, BENCHMARKS.md, "The dual side's inner solves"). Then the multipliers
+// omega (1 + ||C||_F), omega the smallest of the largest violations and
+// of a tenth of the certified dual infeasibilities so far (at least
+// Tol/1000), or after InnerIter (100) iterations, 300 once the primal
+// infeasibility is within the tolerance. The dual infeasibility measures
+// the inner solves' error (the slack at the multiplier update is L's
+// gradient matrix, PSD where V minimizes L: see "Certificates"), so once
+// the primal side is done the inner solves' accuracy decides the run, and
+// the longer cap pays the certificate, which costs about 100 L-BFGS
+// iterations on large grids, less often (the 100 x 100 5-label grid's
+// whole run to the 1e-3 protocol: 0.665 of the time; BENCHMARKS.md, "The
+// dual side's inner solves"). Then the multipliers
 // move to lam + sigma h and max(0, mu - sigma g); sigma grows by 4 when a
 // converged inner solve reduced the largest violation by less than a
 // factor 4, and falls by 4 (not below Sigma0) when the primal infeasibility

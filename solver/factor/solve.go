@@ -39,14 +39,10 @@ const (
 	certifyEvery = 5
 )
 
-// Once the primal infeasibility is within the tolerance, the inner solves'
-// accuracy decides the dual side: the slack at the multiplier update is L's
-// gradient matrix, PSD where V minimizes L (see dual), so the certified dual
-// infeasibility measures the inner solve's error. The inner tolerance
-// follows tailDual times it, and there an inner solve may take tailInner
-// times InnerIter iterations, so that the certificate every such outer
-// iteration pays (as long as about 100 L-BFGS iterations on large grids) is
-// paid less often.
+// The inner tolerance is at most tailDual times the last certified dual
+// infeasibility, and once the primal infeasibility is within the tolerance
+// an inner solve may take tailInner times InnerIter iterations (why: the
+// package doc, "The iteration").
 const (
 	tailDual  = 0.1
 	tailInner = 3
