@@ -13,6 +13,24 @@ import (
 
 var impl gonum.Implementation
 
+// syevd, when not nil, is LAPACK's dsyevd (divide and conquer) from a
+// system library: all eigenvalues, ascending, into w, and with vectors the
+// eigenvectors into a's columns (column-major, lower triangle read; a
+// symmetric n x n row-major matrix is its own column-major form). The build
+// tag openblas sets it (lapack_openblas.go); work and iwork have at least
+// 1 + 6n + 2n^2 and 3 + 5n entries.
+var syevd func(vectors bool, n int, a, w, work []float64, iwork []int32) bool
+
+// backend names what Projector computes with (Backend).
+var backend = "gonum, Dsytrd and inverse iteration"
+
+// Backend names what Projector computes with: gonum, or OpenBLAS's LAPACK
+// in a build with the tag openblas.
+func Backend() string { return backend }
+
+// syrk is blas64.Syrk, or OpenBLAS's with the tag openblas.
+var syrk = blas64.Syrk
+
 // Projector computes dense eigenvalues and the projection onto the PSD cone
 // of symmetric matrices of one order n; it holds the work space, so that
 // repeated calls do not allocate. Not safe for concurrent use.
@@ -28,9 +46,11 @@ type Projector struct {
 	b         []float64 // n x k scaled eigenvectors for the rank-k update (full path)
 	work      []float64
 	lu        tridiagLU
+	lwork     []float64 // syevd's work space
+	liwork    []int32
 	rand      rng
 	full      bool // test only: always take the full decomposition
-	lastPath  int  // test only: 1 selective, 2 full
+	lastPath  int  // test only: 1 selective, 2 full, 3 LAPACK
 }
 
 // NewProjector returns a Projector for matrices of order n.
@@ -57,6 +77,9 @@ func NewProjector(n int) *Projector {
 		lw = max(lw, int(q[0]))
 	}
 	e.work = make([]float64, max(lw, 2*n, 1))
+	if syevd != nil && n > 0 {
+		e.lwork, e.liwork = make([]float64, 1+6*n+2*n*n), make([]int32, 3+5*n)
+	}
 	return e
 }
 
@@ -74,6 +97,9 @@ func (e *Projector) load(v *mat.SymDense) {
 // Values returns the eigenvalues of v, ascending (a view of e's storage).
 func (e *Projector) Values(v *mat.SymDense) ([]float64, bool) {
 	e.load(v)
+	if e.lwork != nil && !e.full {
+		return e.w, syevd(false, e.n, e.a, e.w, e.lwork, e.liwork)
+	}
 	ok := impl.Dsyev(lapack.EVNone, blas.Upper, e.n, e.a, max(1, e.n), e.w, e.work, len(e.work))
 	return e.w, ok
 }
@@ -87,13 +113,17 @@ func (e *Projector) Values(v *mat.SymDense) ([]float64, bool) {
 // implicit QL sweeps make it 2.3-3x slower at deer's order and rank
 // (BenchmarkProject601). The result is Proj(v) = B B^T from the positive
 // side, or v + B B^T from the negative side, B = eigenvectors scaled by
-// sqrt|lambda|.
+// sqrt|lambda|. Built with the tag openblas it takes LAPACK's dsyevd
+// instead (projectLAPACK).
 func (e *Projector) Project(dst, v *mat.SymDense) (int, bool) {
 	n := e.n
 	if n == 0 {
 		return 0, true
 	}
 	e.load(v)
+	if e.lwork != nil && !e.full {
+		return e.projectLAPACK(dst, v)
+	}
 	impl.Dsytrd(blas.Lower, n, e.a, n, e.d, e.e, e.tau, e.work, len(e.work))
 	pos, neg, ok := e.tridiagValues()
 	if !ok {
@@ -136,6 +166,37 @@ func (e *Projector) Project(dst, v *mat.SymDense) (int, bool) {
 		}
 	}
 	e.update(dst, v, blas64.General{Rows: n, Cols: k, Stride: k, Data: e.b[:n*k]}, blas.NoTrans, positive)
+	return pos, true
+}
+
+// projectLAPACK is Project by the full decomposition of LAPACK's dsyevd
+// (syevd), whose eigenvectors come out as a's rows, ascending: B^T is the
+// block of rows of the sign with fewer eigenvalues, each scaled by
+// sqrt|lambda|.
+func (e *Projector) projectLAPACK(dst, v *mat.SymDense) (int, bool) {
+	n := e.n
+	e.lastPath = 3
+	if !syevd(true, n, e.a, e.w, e.lwork, e.liwork) {
+		return 0, false
+	}
+	neg := 0
+	for neg < n && e.w[neg] < 0 {
+		neg++
+	}
+	lo := neg
+	for lo < n && e.w[lo] <= 0 {
+		lo++
+	}
+	pos := n - lo
+	positive := pos <= neg
+	if !positive {
+		lo = 0
+	}
+	k := min(pos, neg)
+	for c := lo; c < lo+k; c++ {
+		floats.Scale(math.Sqrt(math.Abs(e.w[c])), e.a[c*n:(c+1)*n])
+	}
+	e.update(dst, v, blas64.General{Rows: k, Cols: n, Stride: n, Data: e.a[lo*n : (lo+k)*n]}, blas.Trans, positive)
 	return pos, true
 }
 
@@ -239,5 +300,5 @@ func (e *Projector) update(dst, v *mat.SymDense, b blas64.General, t blas.Transp
 		}
 		return
 	}
-	blas64.Syrk(t, 1, b, beta, raw)
+	syrk(t, 1, b, beta, raw)
 }

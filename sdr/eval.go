@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sdrmap/sdrmap/eigen"
 	"github.com/sdrmap/sdrmap/internal/fsum"
 )
 
@@ -58,7 +59,7 @@ func (p *Problem) PrimalInfeasibility(x *Sym, ax, px []float64) float64 {
 // lambda_min(U^T S' U) >= lambda_min(S'), so the face gives the better bound.
 //
 // Rounding: the eigenvalues are found by a backward stable method (LAPACK
-// dsyev via gonum), which returns the eigenvalues of a matrix within about N
+// dsyev via gonum, or OpenBLAS's dsyevd: eigen.Projector.Values), which returns the eigenvalues of a matrix within about N
 // eps ||S'||_2 of the computed one; forming S' perturbs each entry by a few
 // ulps of |C| + |A*(y)| + |P*(z)|, and the compression by U (orthonormal to
 // working precision) by a few more. The bounds therefore use lambda_min -
@@ -107,11 +108,11 @@ func (p *Problem) Certify(y, z []float64) (Certificate, error) {
 		m   *mat.SymDense
 		out *[]float64
 	}{{sd, &full}, {sf, &comp}} {
-		var eig mat.EigenSym
-		if !eig.Factorize(c.m, false) {
+		vals, ok := eigen.NewProjector(c.m.SymmetricDim()).Values(c.m)
+		if !ok {
 			return Certificate{}, fmt.Errorf("sdr: eigenvalues of the dual slack did not converge")
 		}
-		*c.out = eig.Values(nil)
+		*c.out = vals
 	}
 	return p.CertifyEigen(y, z, full, comp)
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdrmap/sdrmap/eigen"
 	"github.com/sdrmap/sdrmap/sdr"
 	"github.com/sdrmap/sdrmap/solver"
 )
@@ -31,7 +32,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	st := newState(prob, s, dn)
 	st.residualBound = true
 	st.acc = newAnderson(s.Anderson, st.stateLen(dn))
-	return st.run(ctx, "sdpad"), nil
+	return st.run(ctx, "sdpad (projection: "+eigen.Backend()+")"), nil
 }
 
 // run iterates until a stopping rule holds and returns the result.

@@ -1,0 +1,64 @@
+//go:build openblas && cgo
+
+package eigen
+
+/*
+#cgo LDFLAGS: -lopenblas
+#include <stddef.h>
+#include <cblas.h>
+extern void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
+	double *w, double *work, const int *lwork, int *iwork, const int *liwork, int *info,
+	size_t jobz_len, size_t uplo_len);
+*/
+import "C"
+
+import (
+	"os"
+	"unsafe"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// init installs OpenBLAS's dsyevd and dsyrk, on one thread unless
+// OPENBLAS_NUM_THREADS says otherwise: on deer_0034 a second thread left
+// the wall time unchanged and spun the other core (BENCHMARKS.md,
+// "LAPACK's eigensolver from OpenBLAS").
+func init() {
+	if os.Getenv("OPENBLAS_NUM_THREADS") == "" {
+		C.openblas_set_num_threads(1)
+	}
+	syevd, syrk = openblasSyevd, openblasSyrk
+	backend = "OpenBLAS, LAPACK's dsyevd"
+}
+
+// openblasSyevd calls LAPACK's dsyevd from OpenBLAS (Debian libopenblas-dev).
+func openblasSyevd(vectors bool, n int, a, w []float64, work []float64, iwork []int32) bool {
+	jobz := C.char('N')
+	if vectors {
+		jobz = 'V'
+	}
+	uplo := C.char('L')
+	cn, lwork, liwork := C.int(n), C.int(len(work)), C.int(len(iwork))
+	var info C.int
+	C.dsyevd_(&jobz, &uplo, &cn, (*C.double)(unsafe.Pointer(&a[0])), &cn,
+		(*C.double)(unsafe.Pointer(&w[0])), (*C.double)(unsafe.Pointer(&work[0])), &lwork,
+		(*C.int)(unsafe.Pointer(&iwork[0])), &liwork, &info, 1, 1)
+	return info == 0
+}
+
+// openblasSyrk is blas64.Syrk by OpenBLAS's cblas_dsyrk (row-major).
+func openblasSyrk(t blas.Transpose, alpha float64, a blas64.General, beta float64, c blas64.Symmetric) {
+	n, k := a.Rows, a.Cols
+	trans := C.enum_CBLAS_TRANSPOSE(C.CblasNoTrans)
+	if t != blas.NoTrans {
+		n, k, trans = a.Cols, a.Rows, C.CblasTrans
+	}
+	uplo := C.enum_CBLAS_UPLO(C.CblasUpper)
+	if c.Uplo == blas.Lower {
+		uplo = C.CblasLower
+	}
+	C.cblas_dsyrk(C.CblasRowMajor, uplo, trans, C.int(n), C.int(k), C.double(alpha),
+		(*C.double)(unsafe.Pointer(&a.Data[0])), C.int(a.Stride), C.double(beta),
+		(*C.double)(unsafe.Pointer(&c.Data[0])), C.int(c.Stride))
+}
