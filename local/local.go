@@ -46,10 +46,14 @@ const searchRounds = 12
 
 // Candidates polishes every candidate assignment of p by ICM (only while
 // ctx lasts: past a deadline every step is late) and the best
-// treeCandidates of them by tree-block moves, then runs the iterated local
-// search (icm.Trees.Search) from the best until it stalls, with
-// s.UseBudget searchRounds of them, until ctx is done or bound proves the
-// best optimal. After each stage that improves the best, certify (nil:
+// treeCandidates of them by tree-block moves, gives the best the better
+// parts of every other candidate (partition crossover, icm.Trees.Crossover;
+// then tree-block moves), then runs the iterated local search
+// (icm.Trees.Search) from the best until it stalls, with s.UseBudget
+// searchRounds of them, each followed by a crossover of the best with the
+// other treeCandidates, until ctx is done or bound proves the best optimal
+// (Grids_18 and Grids_20 at 60 s: BENCHMARKS.md, "Partition crossover of
+// the rounded candidates"). After each stage that improves the best, certify (nil:
 // none) may raise bound with a certificate at the best, first right after
 // ICM. It returns the best with its energy and the bound; with s.NoPolish,
 // it only picks the best and certifies it. The candidates are changed in
@@ -93,11 +97,25 @@ func Candidates(ctx context.Context, p *model.Pairwise, cands [][]int, bound flo
 	if s.UseBudget {
 		rounds = searchRounds
 	}
+	// cross gives the best the better parts of others and polishes it.
+	cross := func(others []int) {
+		b, took := top[0], 0
+		for _, k := range others {
+			if k != b {
+				took += trees.Crossover(cands[b], cands[k])
+			}
+		}
+		if took > 0 {
+			es[b] = trees.ImproveCtx(ctx, cands[b])
+		}
+	}
+	cross(order)
 	check(top[0])
 	for k := 0; k < rounds && ctx.Err() == nil && !solver.Proven(es[top[0]], bound); k++ {
 		c := top[k%len(top)]
 		es[c] = trees.Search(ctx, cands[c], icm.SearchSettings{Seed: s.Seed + uint64(k)})
 		slices.SortStableFunc(top, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
+		cross(top)
 	}
 	check(top[0])
 	return cands[top[0]], es[top[0]], bound
