@@ -58,9 +58,10 @@ func (p *Problem) PrimalInfeasibility(x *Sym, ax, px []float64) float64 {
 // <C,Xbar> >= -<b,y> + (n+1) min(0, lambda_min(U^T S' U)); by interlacing
 // lambda_min(U^T S' U) >= lambda_min(S'), so the face gives the better bound.
 //
-// Rounding: the eigenvalues are found by a backward stable method (LAPACK
-// dsyev via gonum, or OpenBLAS's dsyevd: eigen.Projector.Values), which returns the eigenvalues of a matrix within about N
-// eps ||S'||_2 of the computed one; forming S' perturbs each entry by a few
+// Rounding: the eigenvalues are found by a backward stable method
+// (eigen.Projector.Values: LAPACK's dsyev via gonum, or OpenBLAS's dsyevd),
+// which returns the eigenvalues of a matrix within about N eps ||S'||_2 of
+// the computed one; forming S' perturbs each entry by a few
 // ulps of |C| + |A*(y)| + |P*(z)|, and the compression by U (orthonormal to
 // working precision) by a few more. The bounds therefore use lambda_min -
 // Margin with Margin = max(N, 16) * 1e-15 * (||C||_F + ||A*(y)||_F +
