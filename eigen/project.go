@@ -28,6 +28,11 @@ var backend = "gonum, Dsytrd and inverse iteration"
 // in a build with the tag openblas.
 func Backend() string { return backend }
 
+// LAPACK reports whether Projector computes with LAPACK's dsyevd (a build
+// with the tag openblas): then a full dense eigendecomposition of order
+// 541 takes about 50 ms instead of about 500 ms.
+func LAPACK() bool { return syevd != nil }
+
 // syrk is blas64.Syrk, or OpenBLAS's with the tag openblas.
 var syrk = blas64.Syrk
 
@@ -102,6 +107,33 @@ func (e *Projector) Values(v *mat.SymDense) ([]float64, bool) {
 	}
 	ok := impl.Dsyev(lapack.EVNone, blas.Upper, e.n, e.a, max(1, e.n), e.w, e.work, len(e.work))
 	return e.w, ok
+}
+
+// Smallest computes every eigenpair of v (LAPACK's dsyevd with the tag
+// openblas, else gonum's Dsyev) and returns the k smallest eigenvalues,
+// ascending (a view of e's storage), with their unit eigenvectors in the
+// columns of vecs (n x k).
+func (e *Projector) Smallest(v *mat.SymDense, k int, vecs *mat.Dense) ([]float64, bool) {
+	n := e.n
+	e.load(v)
+	if e.lwork != nil && !e.full {
+		if !syevd(true, n, e.a, e.w, e.lwork, e.liwork) {
+			return nil, false
+		}
+		for c := range k {
+			vecs.SetCol(c, e.a[c*n:(c+1)*n]) // dsyevd: eigenvector c is row c
+		}
+		return e.w[:k], true
+	}
+	if !impl.Dsyev(lapack.EVCompute, blas.Upper, n, e.a, max(1, n), e.w, e.work, len(e.work)) {
+		return nil, false
+	}
+	for i := range n {
+		for c := range k {
+			vecs.Set(i, c, e.a[i*n+c]) // Dsyev: eigenvector c is column c
+		}
+	}
+	return e.w[:k], true
 }
 
 // Project sets dst = Proj_PSD(v) = sum over positive eigenvalues of lambda

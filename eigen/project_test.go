@@ -205,3 +205,55 @@ func TestProjectConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallest: Projector.Smallest's pairs against mat.EigenSym's values,
+// with residuals ||v x - lambda x|| and orthonormality at rounding level,
+// through the full path (gonum) and the default one (LAPACK with the tag
+// openblas).
+func TestSmallest(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for mi, v := range testMatrices(r) {
+		n := v.SymmetricDim()
+		var es mat.EigenSym
+		if !es.Factorize(v, false) {
+			t.Fatal("reference did not converge")
+		}
+		want := es.Values(nil)
+		scale := 1 + mat.Norm(v, 2)
+		k := (n + 1) / 2
+		for _, full := range []bool{false, true} {
+			e := NewProjector(n)
+			e.full = full
+			vecs := mat.NewDense(n, k, nil)
+			vals, ok := e.Smallest(v, k, vecs)
+			if !ok || len(vals) != k {
+				t.Fatalf("matrix %d (n = %d, full %v): %d values, ok %v", mi, n, full, len(vals), ok)
+			}
+			var av, g mat.Dense
+			av.Mul(v, vecs)
+			g.Mul(vecs.T(), vecs)
+			for c, l := range vals {
+				if math.Abs(l-want[c]) > 1e-12*scale {
+					t.Fatalf("matrix %d (full %v): eigenvalue %d is %v, want %v", mi, full, c, l, want[c])
+				}
+				res := 0.0
+				for i := range n {
+					d := av.At(i, c) - l*vecs.At(i, c)
+					res += d * d
+				}
+				if math.Sqrt(res) > 1e-11*scale {
+					t.Fatalf("matrix %d (full %v): residual of pair %d is %v", mi, full, c, math.Sqrt(res))
+				}
+				for c2 := range k {
+					want := 0.0
+					if c == c2 {
+						want = 1
+					}
+					if math.Abs(g.At(c, c2)-want) > 1e-11 {
+						t.Fatalf("matrix %d (full %v): x_%d . x_%d = %v", mi, full, c, c2, g.At(c, c2))
+					}
+				}
+			}
+		}
+	}
+}
