@@ -112,29 +112,6 @@ func TestProjectAgainstEigenSym(t *testing.T) {
 	}
 }
 
-// TestValuesAgainstEigenSym: Projector.Values (gonum's Dsyev, or LAPACK's
-// dsyevd with the tag openblas) against mat.EigenSym, ascending.
-func TestValuesAgainstEigenSym(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for mi, v := range testMatrices(r) {
-		n := v.SymmetricDim()
-		var es mat.EigenSym
-		if !es.Factorize(v, false) {
-			t.Fatal("reference did not converge")
-		}
-		want := es.Values(nil)
-		got, ok := NewProjector(n).Values(v)
-		if !ok {
-			t.Fatalf("matrix %d (n = %d): no convergence", mi, n)
-		}
-		for j := range want {
-			if math.Abs(got[j]-want[j]) > 1e-12*(1+mat.Norm(v, 2)) {
-				t.Fatalf("matrix %d (n = %d): eigenvalue %d is %v, want %v", mi, n, j, got[j], want[j])
-			}
-		}
-	}
-}
-
 // TestBackTransform checks the reflector convention against Dorgtr: from
 // z = I, backTransform leaves Q^T.
 func TestBackTransform(t *testing.T) {
@@ -206,10 +183,10 @@ func TestProjectConcurrent(t *testing.T) {
 	}
 }
 
-// TestSmallest: Projector.Smallest's pairs against mat.EigenSym's values,
-// with residuals ||v x - lambda x|| and orthonormality at rounding level,
-// through the full path (gonum) and the default one (LAPACK with the tag
-// openblas).
+// TestSmallest: Projector.Values and Smallest against mat.EigenSym's
+// values, Smallest's pairs with residuals ||v x - lambda x|| and
+// orthonormality at rounding level, through the full path (gonum) and the
+// default one (LAPACK with the tag openblas).
 func TestSmallest(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for mi, v := range testMatrices(r) {
@@ -224,6 +201,15 @@ func TestSmallest(t *testing.T) {
 		for _, full := range []bool{false, true} {
 			e := NewProjector(n)
 			e.full = full
+			all, ok := e.Values(v)
+			if !ok {
+				t.Fatalf("matrix %d (n = %d, full %v): Values did not converge", mi, n, full)
+			}
+			for j, l := range all {
+				if math.Abs(l-want[j]) > 1e-12*scale {
+					t.Fatalf("matrix %d (full %v): Values' eigenvalue %d is %v, want %v", mi, full, j, l, want[j])
+				}
+			}
 			vecs := mat.NewDense(n, k, nil)
 			vals, ok := e.Smallest(v, k, vecs)
 			if !ok || len(vals) != k {
