@@ -180,6 +180,13 @@ func TestShippedSuites(t *testing.T) {
 	if len(es) != 5 || es[0].Name != "grid10" || es[0].Gen.Labels != 4 {
 		t.Errorf("sdp.suite: %+v", es)
 	}
+	es, err = ParseFile("../suites/dense.suite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 5 || es[0].Evid == "" || es[4].Category != "object_detection" {
+		t.Errorf("dense.suite: %+v", es)
+	}
 }
 
 func TestFloatJSON(t *testing.T) {

@@ -87,7 +87,11 @@ func TestMeasureSchedules(t *testing.T) {
 		{"face, balanced, restarts, Anderson 5", func(s *Settings) { s.Anderson = 5 }},
 		{"face, balanced, no restarts, Anderson 10", func(s *Settings) { s.Anderson, s.RestartEvery = 10, 0 }},
 		{"face, balanced, restarts, Anderson 10, mu0 ratio", func(s *Settings) { s.Anderson = 10 }},
-		{"face, balanced, restarts, Anderson 10 (default)", func(s *Settings) { s.Anderson = 10 }},
+		{"face, balanced, restarts, Anderson 10", func(s *Settings) { s.Anderson = 10 }},
+		{"face, balanced ratio 10, restarts, Anderson 10", func(s *Settings) { s.Anderson, s.BalanceRatio = 10, 10 }},
+		{"face, balanced ratio 20, restarts, Anderson 10", func(s *Settings) { s.Anderson, s.BalanceRatio = 10, 20 }},
+		{"face, balanced, restarts, exact z", func(s *Settings) { s.ExactZ = true }},
+		{"face, balanced, restarts, Anderson 10, exact z (default)", func(s *Settings) { s.Anderson, s.ExactZ = 10, true }},
 	} {
 		if rows := os.Getenv("SDPAD_MEASURE_ROWS"); rows != "" && !strings.Contains(c.name, rows) {
 			continue
@@ -96,7 +100,7 @@ func TestMeasureSchedules(t *testing.T) {
 		total, unsolved, random := 0, 0, 0
 		for _, pr := range probs {
 			s := DefaultSettings()
-			s.Tol, s.TolLoose, s.Anderson = tol, tol, 0 // the schedules of the plain iteration
+			s.Tol, s.TolLoose, s.Anderson, s.ExactZ = tol, tol, 0, false // the schedules of the plain iteration, §5's z-step
 			c.f(&s)
 			if strings.HasSuffix(c.name, "mu0 ratio") { // the whole ||C||_F / sqrt(N), SolveLR's default
 				s.Mu0 = ratioMu(pr.p, s.MuMin)

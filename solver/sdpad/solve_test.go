@@ -118,8 +118,8 @@ func randomTiny(r *rand.Rand, count int) []tinyCase {
 // relaxation (its optimum is at most the minimum energy), that the
 // certified bound never exceeds the minimum energy, at any iterate, that
 // the SDR is tight on trees (argmax rounding is optimal), Theorem 1 on
-// the output, and that the plain iteration (no Anderson acceleration)
-// reaches the same SDR value.
+// the output, and that the plain iteration (no Anderson acceleration) and
+// the half z-step (ExactZ false) reach the same SDR value.
 func TestRandomTiny(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	cases := randomTiny(r, 300)
@@ -165,6 +165,11 @@ func TestRandomTiny(t *testing.T) {
 		plain.Anderson, plain.Monitor = 0, nil
 		if pr := solve(t, p, plain); math.Abs(pr.PrimalObjective-res.PrimalObjective) > 1e-5*scale {
 			t.Fatalf("case %d: SDR value %v with Anderson acceleration, %v without", ci, res.PrimalObjective, pr.PrimalObjective)
+		}
+		half := s
+		half.ExactZ, half.Monitor = false, nil
+		if hr := solve(t, p, half); math.Abs(hr.PrimalObjective-res.PrimalObjective) > 1e-5*scale {
+			t.Fatalf("case %d: SDR value %v with the exact z-step, %v with the half step", ci, res.PrimalObjective, hr.PrimalObjective)
 		}
 		if c.tree {
 			trees++
@@ -248,7 +253,8 @@ func TestDualSigns(t *testing.T) {
 }
 
 func TestLimitsAndCancel(t *testing.T) {
-	p := build(t, gridPW(rand.New(rand.NewPCG(2, 2)), 4, 3))
+	// 6 x 6 x 4: the 4 x 4 x 3 grid reached 1e-12 within the 50 ms.
+	p := build(t, gridPW(rand.New(rand.NewPCG(2, 2)), 6, 4))
 	s := DefaultSettings()
 	s.Tol = 1e-12
 	// Every iteration certified, and time for a few: past its deadline a

@@ -131,8 +131,12 @@ func (st *state) step() bool {
 	}
 	if !st.s.dropP {
 		p.P(st.xt, st.pz)
+		zmu := mu
+		if st.s.ExactZ {
+			zmu = 2 * mu // (P P*)^{-1} = 2I
+		}
 		for k, v := range st.pz {
-			st.z[k] = max(0, st.z[k]-mu*v)
+			st.z[k] = max(0, st.z[k]-zmu*v)
 		}
 	}
 	p.DualSlack(st.slack, st.y, st.z)
