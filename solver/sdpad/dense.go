@@ -15,6 +15,7 @@ type dense struct {
 	prob   *sdr.Problem
 	face   *sdr.Face // the minimal face, U of order N x (N - n)
 	onFace bool      // project onto the face (else onto the PSD cone)
+	gamma  float64   // step length: Xbar_k = (1 - gamma) Xbar_{k-1} + gamma Proj(...)
 	n      int
 
 	x, v   *mat.SymDense    // Xbar_{k-1}, then scratch for V and Xbar_k
@@ -28,10 +29,10 @@ type dense struct {
 	cnt    int              // their number
 }
 
-func newDense(prob *sdr.Problem, face bool) *dense {
+func newDense(prob *sdr.Problem, face bool, gamma float64) *dense {
 	n, d := prob.N(), prob.N()-prob.NumVars()
 	dn := &dense{
-		prob: prob, n: n,
+		prob: prob, n: n, gamma: gamma,
 		x: mat.NewSymDense(n, nil), v: mat.NewSymDense(n, nil), sd: mat.NewSymDense(n, nil),
 		face: prob.Face(), onFace: face, vc: mat.NewSymDense(d, nil), sf: mat.NewSymDense(d, nil),
 		eig: eigen.NewProjector(n), eigF: eigen.NewProjector(d),
@@ -53,6 +54,9 @@ func (dn *dense) project(slack *sdr.Sym, mu, _ float64, x *sdr.Sym) (float64, bo
 		return 0, false
 	}
 	dx := diffNorm(dn.v, dn.x)
+	if dn.gamma != 1 {
+		relaxStep(dn.v, dn.x, dn.gamma)
+	}
 	dn.x, dn.v = dn.v, dn.x
 	x.FromDense(dn.x)
 	return dx, true
@@ -98,6 +102,18 @@ func (dn *dense) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.Cer
 func (dn *dense) rank() (int, int) { return dn.pos, 0 }
 
 func (dn *dense) attach(r *Result) { r.X = dn.x }
+
+// relaxStep sets p = (1 - gamma) x + gamma p (upper triangles).
+func relaxStep(p, x *mat.SymDense, gamma float64) {
+	rp, rx := p.RawSymmetric(), x.RawSymmetric()
+	for i := range rp.N {
+		a := rp.Data[i*rp.Stride+i : i*rp.Stride+rp.N]
+		b := rx.Data[i*rx.Stride+i : i*rx.Stride+rp.N]
+		for j, v := range b {
+			a[j] = (1-gamma)*v + gamma*a[j]
+		}
+	}
+}
 
 // diffNorm returns ||a - b||_F of two dense symmetric matrices (upper
 // triangles stored).

@@ -2,10 +2,10 @@
 // (SDPAD, spec §5; Solve, dense Xbar) and Algorithm 2 (SDPAD-LR, spec §6;
 // SolveLR, Xbar = Y Y^T). Both run the iteration
 //
-//	Xt  = 2 Xbar_{k-1} - Xbar_{k-2}
+//	Xt  = (1 + 1/gamma) Xbar_{k-1} - Xbar_{k-2} / gamma
 //	y_k = y_{k-1} + mu (AA*)^{-1} (A(Xt) - b)
 //	z_k = max(0, z_{k-1} - mu (PP*)^{-1} P(Xt))
-//	Xbar_k = Proj( Xbar_{k-1} - (C + A*(y_k) - P*(z_k)) / mu )
+//	Xbar_k = (1 - gamma) Xbar_{k-1} + gamma Proj( Xbar_{k-1} - (C + A*(y_k) - P*(z_k)) / mu )
 //
 // with the sign conventions of package sdr (minimize <C,Xbar>, dual
 // objective -<b,y>, dual slack S' = C + A*(y) - P*(z)) and share the
@@ -16,7 +16,7 @@
 // finds eigenpairs by LOBPCG on the implicit operator (see SolveLR and
 // "Low rank" below).
 //
-// # The z-step: exact (default) or the paper's half step
+// # The steps: exact z-step and step length 1.6 (default) or §5's
 //
 // Written as the alternating direction method of Wen, Goldfarb and Yin on
 // the dual (spec §5), the y- and z-steps minimize the dual augmented
@@ -24,14 +24,29 @@
 // Xbar, so the two minimizations are independent and each is preconditioned
 // by its Gram inverse: (AA*)^{-1} for y, (PP*)^{-1} = 2I for z under
 // spec §3's P* (z/2 at [ia,jb] and [jb,ia], P P* = I/2). §5 writes the
-// z-step with mu alone, half of the exact step. The exact step
-// (Settings.ExactZ, the default; PaperSettings keeps §5's) takes deer_0034
-// to the 1e-3 protocol in 809 instead of 1,086 iterations with a tighter
-// bound, and the problems of the schedule table below in 2130 instead of
-// 2359 (BENCHMARKS.md, "The exact z-step"). Not everywhere: on CSP_11
-// both steps are erratic, and over four initial penalties the exact one
-// took 1,563 to 11,923 iterations (median 2,461) against 2,284 to 2,599
-// (2,311), 11,923 at the default one.
+// z-step with mu alone, half of the exact step (Settings.ExactZ). In the
+// same method the multiplier Xbar may take a step gamma in (0, (1 + sqrt
+// 5)/2) along its update (Fortin and Glowinski; Wen, Goldfarb and Yin take
+// 1.6), §5 being gamma = 1; eliminating their slack S then gives the
+// extrapolation above, with which the y- and z-steps stay exact
+// (Settings.StepLength). Solve takes both, ExactZ and gamma = 1.6;
+// SolveLR takes ExactZ and gamma = 1, since (1 - gamma) Y Y^T + gamma Y'
+// Y'^T would double the factor's rank; PaperSettings keeps §5's steps.
+// Iterations to the protocol, §5's steps, the exact z-step, and both
+// (BENCHMARKS.md, "The exact z-step and the step length"):
+//
+//	deer_0034, 1e-3                          1086    809    734
+//	deer_0294, 1e-3                          2287   1451   1099
+//	giraffe_0200, 1e-3                        862    707    564
+//	10 x 10 x 4 Potts grid, 1e-4              534    490    374
+//	the schedule table's 44 problems, 1e-4   2359   2130   1936
+//	CSP_11, 1e-4, four initial penalties:
+//	  medians, pure Go                       2311   2461   1816
+//	  medians, OpenBLAS                      2400   2877   1840
+//
+// The exact z-step alone made CSP_11 erratic (1,563 to 11,923 iterations
+// over the four penalties, 11,923 at the default one in the pure-Go build);
+// with gamma = 1.6 it takes 1,402 to 2,105.
 //
 // # Cone: the minimal face (default) or the PSD cone (the paper)
 //
@@ -56,8 +71,8 @@
 // iterations and unsolved problems (TestMeasureSchedules, 2026-11-26; the
 // balanced rows start at the dense default mu0, DenseMuShare ||C||_F /
 // sqrt(N), unless said otherwise; the rows with Anderson use the
-// acceleration of Solve, below; all but the last two take §5's half
-// z-step, above):
+// acceleration of Solve, below; all but the last four take §5's half
+// z-step, and all but the last two gamma = 1, above):
 //
 //	PSD cone, paper (mu_min 1e-3, rho 1.005, unbounded)   136857   5 unsolved
 //	PSD cone, paper schedule capped at mu <= 100          121304   4
@@ -73,30 +88,32 @@
 //	the same, balancing at ratio 10 instead of 5            2303   0
 //	the same, balancing at ratio 20                         3074   0
 //	balancing every 100 by up to 2x, restarts, exact z      4098   0
-//	the same, Anderson acceleration, memory 10              2130   0  (default)
+//	the same, Anderson acceleration, memory 10              2130   0
+//	exact z, gamma = 1.6                                    3507   0
+//	the same, Anderson acceleration, memory 10              1936   0  (default)
 //
 // On the remark example the paper's schedule diverges as the spec warns (mu
 // reaches 1e40 and -<b,y> -1e31 by iteration 20000); the default solves it
 // in 157 iterations (46 from the whole ratio). Hence the default: Face, and
-// Balanced, which starts at mu = DenseMuShare ||C||_F / sqrt(N) in Solve
-// and at ||C||_F / sqrt(N) (the ratio of the scales of S' and Xbar) in
-// SolveLR, and every 100 iterations multiplies mu by sqrt(pinf/dinf)
-// (clamped to [1/2, 2]) when the primal and the exact dual infeasibility of
-// §8 differ by more than a factor 5. Ratio 10 (with the half z-step) took
-// deer_0034 to the 1e-3 protocol in 946 instead of 1,086 iterations, but
-// under auto solved CSP_11 in 1.3 times the time and left the 60-s bounds
-// of the dense models mixed (BENCHMARKS.md, "The exact z-step"), so 5
-// stays.
+// Balanced, which starts at mu = DenseMuShare ||C||_F / sqrt(N) in Solve and
+// at ||C||_F / sqrt(N) (the ratio of the scales of S' and Xbar) in SolveLR,
+// and every 100 iterations multiplies mu by sqrt(pinf/dinf) (clamped to
+// [1/2, 2]) when the primal and the exact dual infeasibility of §8 differ by
+// more than a factor 5. Ratio 10 (with §5's steps) took deer_0034 to the
+// 1e-3 protocol in 946 instead of 1,086 iterations, but under auto solved
+// CSP_11 in 1.3 times the time and left the 60-s bounds of the dense models
+// mixed (BENCHMARKS.md, "The exact z-step and the step length"), so 5 stays.
 // Balancing every 20 iterations by up to 4x needs fewer iterations on the
-// random models (2335 against 2604) but does not solve ORIENT n = 30, and
-// on larger ones mu oscillates (between 70 and 280 on the frustrated 20 x
-// 20 grid Grids_26) and the run does not converge: SDPAD-LR for 60 s
+// random models (2335 against 2604) but does not solve ORIENT n = 30, and on
+// larger ones mu oscillates (between 70 and 280 on the frustrated 20 x 20
+// grid Grids_26) and the run does not converge: SDPAD-LR for 60 s
 // (TestMeasureSchedulesShared) ends at gap 0.90 on Grids_26 and 0.46 on
-// Segmentation_12 with it, solved in 38 s and 21 s with the default; ImageAlignment_12 (gap 0.73 against 0.12 after
-// 60 s) also gains, CSP_11 loses (solved in 53 s, against gap 3e-3 at 60 s).
-// Balancing on the cheap ADMM dual residual mu ||Xbar_k - Xbar_{k-1}||_F
-// instead of the exact dual infeasibility failed on the 3x4 grid (20000
-// iterations): that residual is a poor proxy here. PaperSettings gives the published method.
+// Segmentation_12 with it, solved in 38 s and 21 s with the default;
+// ImageAlignment_12 (gap 0.73 against 0.12 after 60 s) also gains, CSP_11
+// loses (solved in 53 s, against gap 3e-3 at 60 s). Balancing on the cheap
+// ADMM dual residual mu ||Xbar_k - Xbar_{k-1}||_F instead of the exact dual
+// infeasibility failed on the 3x4 grid (20000 iterations): that residual is
+// a poor proxy here. PaperSettings gives the published method.
 //
 // # Restarts from the average
 //

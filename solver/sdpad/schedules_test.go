@@ -91,7 +91,9 @@ func TestMeasureSchedules(t *testing.T) {
 		{"face, balanced ratio 10, restarts, Anderson 10", func(s *Settings) { s.Anderson, s.BalanceRatio = 10, 10 }},
 		{"face, balanced ratio 20, restarts, Anderson 10", func(s *Settings) { s.Anderson, s.BalanceRatio = 10, 20 }},
 		{"face, balanced, restarts, exact z", func(s *Settings) { s.ExactZ = true }},
-		{"face, balanced, restarts, Anderson 10, exact z (default)", func(s *Settings) { s.Anderson, s.ExactZ = 10, true }},
+		{"face, balanced, restarts, Anderson 10, exact z", func(s *Settings) { s.Anderson, s.ExactZ = 10, true }},
+		{"face, balanced, restarts, exact z, step 1.6", func(s *Settings) { s.ExactZ, s.StepLength = true, 1.6 }},
+		{"face, balanced, restarts, Anderson 10, exact z, step 1.6 (default)", func(s *Settings) { s.Anderson, s.ExactZ, s.StepLength = 10, true, 1.6 }},
 	} {
 		if rows := os.Getenv("SDPAD_MEASURE_ROWS"); rows != "" && !strings.Contains(c.name, rows) {
 			continue
@@ -100,7 +102,7 @@ func TestMeasureSchedules(t *testing.T) {
 		total, unsolved, random := 0, 0, 0
 		for _, pr := range probs {
 			s := DefaultSettings()
-			s.Tol, s.TolLoose, s.Anderson, s.ExactZ = tol, tol, 0, false // the schedules of the plain iteration, §5's z-step
+			s.Tol, s.TolLoose, s.Anderson, s.ExactZ, s.StepLength = tol, tol, 0, false, 1 // the schedules of the plain iteration, §5's steps
 			c.f(&s)
 			if strings.HasSuffix(c.name, "mu0 ratio") { // the whole ||C||_F / sqrt(N), SolveLR's default
 				s.Mu0 = ratioMu(pr.p, s.MuMin)

@@ -7,6 +7,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// MaxStepLength is the golden ratio (1 + sqrt 5) / 2, the bound on
+// Settings.StepLength.
+const MaxStepLength = 1.618033988749895
+
 // Parameters of the paper's Algorithm 1 (spec §5).
 const (
 	PaperMuMin   = 1e-3 // initial penalty mu_min
@@ -74,6 +78,16 @@ type Settings struct {
 	// spec §3 and §5). Without it the step is §5's z - mu P(Xt), half of
 	// that: 1.3 times the iterations on deer_0034 (see the package doc).
 	ExactZ bool
+
+	// StepLength is the step gamma of the multiplier Xbar in the dense
+	// Solve: Xbar_k = (1 - gamma) Xbar_{k-1} + gamma Proj(Xbar_{k-1} -
+	// S'/mu), with the extrapolation Xt = (1 + 1/gamma) Xbar_{k-1} -
+	// Xbar_{k-2}/gamma that keeps the y- and z-steps the exact
+	// minimizations (§5 is gamma = 1). With ExactZ the method converges
+	// for gamma in (0, MaxStepLength) (Fortin and Glowinski's step for
+	// two-block ADMM; Wen, Goldfarb and Yin take 1.6). SolveLR takes 1: a
+	// relaxed factor would have twice the rank.
+	StepLength float64
 
 	// BoundEvery: the certified bound (§9) and the exact dual
 	// infeasibility are computed every BoundEvery iterations (dense
@@ -187,6 +201,7 @@ func DefaultSettings() Settings {
 		BoundEvery:    20,
 		Face:          true,
 		ExactZ:        true,
+		StepLength:    1.6,
 		Rank:          PaperRank,
 		MaxRank:       PaperMaxRank,
 		RankDelta:     PaperRankDelta,
@@ -205,8 +220,8 @@ func DefaultSettings() Settings {
 
 // PaperSettings returns the paper's Algorithm 1 as published: the whole PSD
 // cone, mu from mu_min = 1e-3 growing by rho = 1.005 without bound, the
-// paper's stopping rule with eps = 1e-4, k_max = 1000, and the z-step of
-// §5 (no ExactZ).
+// paper's stopping rule with eps = 1e-4, k_max = 1000, and the steps of
+// §5 (no ExactZ, StepLength 1).
 func PaperSettings() Settings {
 	s := DefaultSettings()
 	s.MaxIter = PaperMaxIter
@@ -214,6 +229,7 @@ func PaperSettings() Settings {
 	s.Schedule = Geometric
 	s.Face = false
 	s.ExactZ = false
+	s.StepLength = 1
 	s.RankEvery = PaperRankEvery
 	s.RestartEvery = 0
 	s.Anderson = 0

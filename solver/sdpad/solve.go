@@ -25,11 +25,12 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	if s.Schedule == Balanced && s.Mu0 <= 0 {
 		s.Mu0 = max(s.MuMin, DenseMuShare*ratioMu(prob, 0))
 	}
-	dn := newDense(prob, s.Face)
+	dn := newDense(prob, s.Face, s.StepLength)
 	dn.hurry = func() bool { return solver.StopStatus(ctx) == solver.TimeLimit }
 	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
 	defer cancel()
 	st := newState(prob, s, dn)
+	st.gamma = s.StepLength
 	st.residualBound = true
 	st.acc = newAnderson(s.Anderson, st.stateLen(dn))
 	return st.run(ctx, "sdpad (projection: "+eigen.Backend()+")"), nil
@@ -162,6 +163,8 @@ func (s *Settings) check(prob *sdr.Problem) error {
 		return errors.New("sdpad: need BalanceEvery > 0, BalanceRatio > 1, BalanceFactor > 1")
 	case s.StopRule == Paper && !(s.Eps > 0):
 		return errors.New("sdpad: Eps must be positive")
+	case !(s.StepLength > 0 && s.StepLength < MaxStepLength):
+		return fmt.Errorf("sdpad: StepLength %g outside (0, %g)", s.StepLength, MaxStepLength)
 	case s.BoundEvery <= 0:
 		return errors.New("sdpad: BoundEvery must be positive")
 	case s.Probe != nil && s.ProbeEvery <= 0:

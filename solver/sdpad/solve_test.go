@@ -119,7 +119,7 @@ func randomTiny(r *rand.Rand, count int) []tinyCase {
 // certified bound never exceeds the minimum energy, at any iterate, that
 // the SDR is tight on trees (argmax rounding is optimal), Theorem 1 on
 // the output, and that the plain iteration (no Anderson acceleration) and
-// the half z-step (ExactZ false) reach the same SDR value.
+// the steps of §5 (ExactZ false, StepLength 1) reach the same SDR value.
 func TestRandomTiny(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	cases := randomTiny(r, 300)
@@ -166,10 +166,10 @@ func TestRandomTiny(t *testing.T) {
 		if pr := solve(t, p, plain); math.Abs(pr.PrimalObjective-res.PrimalObjective) > 1e-5*scale {
 			t.Fatalf("case %d: SDR value %v with Anderson acceleration, %v without", ci, res.PrimalObjective, pr.PrimalObjective)
 		}
-		half := s
-		half.ExactZ, half.Monitor = false, nil
-		if hr := solve(t, p, half); math.Abs(hr.PrimalObjective-res.PrimalObjective) > 1e-5*scale {
-			t.Fatalf("case %d: SDR value %v with the exact z-step, %v with the half step", ci, res.PrimalObjective, hr.PrimalObjective)
+		paper := s
+		paper.ExactZ, paper.StepLength, paper.Monitor = false, 1, nil
+		if pr := solve(t, p, paper); math.Abs(pr.PrimalObjective-res.PrimalObjective) > 1e-5*scale {
+			t.Fatalf("case %d: SDR value %v with the default steps, %v with §5's", ci, res.PrimalObjective, pr.PrimalObjective)
 		}
 		if c.tree {
 			trees++
@@ -244,7 +244,10 @@ func TestDualSigns(t *testing.T) {
 	if r.Status != solver.Solved || r.Gap > 1e-7 {
 		t.Fatalf("status %v gap %v", r.Status, r.Gap)
 	}
-	if r.SDRBound > r.PrimalObjective+1e-6 || r.SDRBound > r.DualObjective+1e-6 || r.SDRBound < r.DualObjective-1e-5 {
+	// Below both up to the tolerance's absolute scale: an iterate with pinf
+	// 1e-7 may have an objective just below the optimum.
+	slack := 1e-7 * (1 + math.Abs(r.PrimalObjective) + math.Abs(r.DualObjective))
+	if r.SDRBound > r.PrimalObjective+slack || r.SDRBound > r.DualObjective+slack || r.SDRBound < r.DualObjective-1e-5 {
 		t.Fatalf("bound %v, primal %v, dual %v", r.SDRBound, r.PrimalObjective, r.DualObjective)
 	}
 	if math.Abs(r.EnergyBound-(r.SDRBound-p.Const)) > 1e-12*(1+math.Abs(r.SDRBound)) {
@@ -316,6 +319,9 @@ func TestSettingsCheck(t *testing.T) {
 		func(s *Settings) { s.BoundEvery = 0 },
 		func(s *Settings) { s.BalanceRatio = 1 },
 		func(s *Settings) { s.Schedule, s.Rho = Geometric, 0.5 },
+		func(s *Settings) { s.StepLength = 0 },
+		func(s *Settings) { s.StepLength = MaxStepLength },
+		func(s *Settings) { s.StepLength = math.NaN() },
 	} {
 		s := DefaultSettings()
 		f(&s)

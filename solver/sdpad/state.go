@@ -12,9 +12,11 @@ import (
 // primal is the primal step of the iteration and the spectral work of the
 // certificates: dense (Algorithm 1) or low rank (Algorithm 2).
 type primal interface {
-	// project sets Xbar_k = Proj(Xbar_{k-1} - slack/mu) (§5, §6), writes
-	// Xbar_k on the pattern into x and returns ||Xbar_k - Xbar_{k-1}||_F.
-	// An iterative method may stop at a relative accuracy acc.
+	// project sets Xbar_k = Proj(Xbar_{k-1} - slack/mu) (§5, §6), or in
+	// the dense Solve (1 - gamma) Xbar_{k-1} + gamma Proj(...)
+	// (Settings.StepLength), writes Xbar_k on the pattern into x and
+	// returns ||Proj(...) - Xbar_{k-1}||_F, the dual residual over mu. An
+	// iterative method may stop at a relative accuracy acc.
 	project(slack *sdr.Sym, mu, acc float64, x *sdr.Sym) (float64, bool)
 	// certify returns the certificate (§8, §9) of (y, z), whose dual slack
 	// is slack. exact reports that its dual infeasibility may stop the
@@ -63,6 +65,7 @@ type state struct {
 	normB    float64
 	normC    float64
 	mu       float64
+	gamma    float64 // the multiplier's step length (Settings.StepLength; 1 in SolveLR)
 
 	it       Iterate
 	bestLow  float64   // best certified bound on min <C,Xbar>
@@ -88,7 +91,7 @@ func newState(prob *sdr.Problem, s Settings, pr primal) *state {
 		xp1: sdr.NewSym(prob), xp2: sdr.NewSym(prob), xt: sdr.NewSym(prob), slack: sdr.NewSym(prob),
 		y: make([]float64, prob.Y.Len), z: make([]float64, prob.NumZ),
 		ty: make([]float64, prob.Y.Len), pz: make([]float64, prob.NumZ),
-		normC: prob.C.Norm(), mu: s.MuMin,
+		normC: prob.C.Norm(), mu: s.MuMin, gamma: 1,
 		bestLow: math.Inf(-1), bestE: math.Inf(-1), dinf: math.NaN(), dinfFace: math.NaN(),
 	}
 	for _, b := range prob.B {
@@ -119,8 +122,8 @@ func newState(prob *sdr.Problem, s Settings, pr primal) *state {
 func (st *state) step() bool {
 	p, mu := st.prob, st.mu
 	st.xt.CopyFrom(st.xp1)
-	st.xt.Scale(2)
-	st.xt.AddScaled(-1, st.xp2)
+	st.xt.Scale(1 + 1/st.gamma)
+	st.xt.AddScaled(-1/st.gamma, st.xp2)
 	p.A(st.xt, st.ty)
 	for k, b := range p.B {
 		st.ty[k] -= b
