@@ -26,6 +26,7 @@ type anderson struct {
 	n         int           // differences held
 	next      int           // slot of the next difference
 	u, f, g   []float64     // the current point, T(u), u - T(u)
+	row, rhs  []float64     // the new Gram row and dG^T g (length m)
 	fp, gp    []float64     // T and the residual of the previous point
 	have      bool          // fp and gp hold a previous step
 	extrap    bool          // u is an extrapolated point
@@ -46,6 +47,7 @@ func newAnderson(m, size int) *anderson {
 		gram: mat.NewSymDense(m, nil),
 		u:    make([]float64, size), f: make([]float64, size), g: make([]float64, size),
 		fp: make([]float64, size), gp: make([]float64, size),
+		row: make([]float64, m), rhs: make([]float64, m),
 	}
 	for i := range m {
 		a.df[i], a.dg[i] = make([]float64, size), make([]float64, size)
@@ -76,10 +78,24 @@ func (a *anderson) restart() {
 }
 
 // step takes T(u) in a.f for the point a.u and leaves the next point in
-// a.u; it reports whether that differs from T(u).
+// a.u; it reports whether that differs from T(u). Its work is three fused
+// passes over the vectors, block by block (andersonBlock): the residual
+// and the new differences; the new Gram row and the right-hand side; the
+// extrapolation.
 func (a *anderson) step() bool {
-	floats.SubTo(a.g, a.u, a.f)
-	gnorm := floats.Norm(a.g, 2)
+	s, diff := a.next, a.have
+	gnorm2 := 0.0
+	for lo := 0; lo < len(a.u); lo += andersonBlock {
+		hi := min(lo+andersonBlock, len(a.u))
+		g, f := a.g[lo:hi], a.f[lo:hi]
+		floats.SubTo(g, a.u[lo:hi], f)
+		gnorm2 += floats.Dot(g, g)
+		if diff {
+			floats.SubTo(a.df[s][lo:hi], f, a.fp[lo:hi])
+			floats.SubTo(a.dg[s][lo:hi], g, a.gp[lo:hi])
+		}
+	}
+	gnorm := math.Sqrt(gnorm2)
 	if a.extrap && gnorm > a.gnormPrev {
 		a.rejected++
 		a.f, a.fp = a.fp, a.f
@@ -89,47 +105,73 @@ func (a *anderson) step() bool {
 	if a.extrap {
 		a.accepted++
 	}
-	if a.have {
-		s := a.next
-		floats.SubTo(a.df[s], a.f, a.fp)
-		floats.SubTo(a.dg[s], a.g, a.gp)
+	if diff {
 		a.next = (a.next + 1) % a.m
 		a.n = min(a.n+1, a.m)
-		for j := range a.n {
-			a.gram.SetSym(s, j, floats.Dot(a.dg[s], a.dg[j]))
-		}
 	}
 	a.fp, a.f = a.f, a.fp
 	a.gp, a.g = a.g, a.gp
 	a.have, a.extrap, a.gnormPrev = true, false, gnorm
-	copy(a.u, a.fp)
-	gamma := a.solve()
-	if gamma == nil {
+	n := a.n
+	if n == 0 {
+		copy(a.u, a.fp)
 		return false
 	}
-	for j, c := range gamma {
-		floats.AddScaled(a.u, -c, a.df[j])
+	row, rhs := a.row[:n], a.rhs[:n]
+	clear(row)
+	clear(rhs)
+	for lo := 0; lo < len(a.u); lo += andersonBlock {
+		hi := min(lo+andersonBlock, len(a.u))
+		g, ds := a.gp[lo:hi], a.dg[s][lo:hi]
+		for j := range n {
+			dj := a.dg[j][lo:hi]
+			rhs[j] += floats.Dot(dj, g)
+			if diff {
+				row[j] += floats.Dot(ds, dj)
+			}
+		}
+	}
+	if diff {
+		for j, v := range row {
+			a.gram.SetSym(s, j, v)
+		}
+	}
+	gamma := a.solve(rhs)
+	if gamma == nil {
+		copy(a.u, a.fp)
+		return false
+	}
+	for lo := 0; lo < len(a.u); lo += andersonBlock {
+		hi := min(lo+andersonBlock, len(a.u))
+		u := a.u[lo:hi]
+		copy(u, a.fp[lo:hi])
+		for j, c := range gamma {
+			floats.AddScaled(u, -c, a.df[j][lo:hi])
+		}
 	}
 	a.extrap = true
 	return true
 }
 
+// andersonBlock is the block length of step's passes: a block of each of
+// its vectors stays in the cache across the m differences, which a pass
+// per difference would read the whole state for (the passes are
+// memory-bound: at deer's state of 540,000 entries the unblocked step took
+// 20% of an iteration).
+const andersonBlock = 2048
+
 // solve returns gamma = argmin ||g - dG gamma|| (g the last residual) by the
-// regularized normal equations, nil if there is none or it is too large.
-func (a *anderson) solve() []float64 {
+// regularized normal equations, with rhs = dG^T g, nil if there is none or
+// it is too large.
+func (a *anderson) solve(rhs []float64) []float64 {
 	n := a.n
-	if n == 0 {
-		return nil
-	}
 	gram := mat.NewSymDense(n, nil)
-	rhs := mat.NewVecDense(n, nil)
 	tr := 0.0
 	for i := range n {
 		for j := i; j < n; j++ {
 			gram.SetSym(i, j, a.gram.At(i, j))
 		}
 		tr += gram.At(i, i)
-		rhs.SetVec(i, floats.Dot(a.dg[i], a.gp))
 	}
 	if !(tr > 0) {
 		return nil
@@ -139,7 +181,7 @@ func (a *anderson) solve() []float64 {
 	}
 	var ch mat.Cholesky
 	var gamma mat.VecDense
-	if !ch.Factorize(gram) || ch.SolveVecTo(&gamma, rhs) != nil {
+	if !ch.Factorize(gram) || ch.SolveVecTo(&gamma, mat.NewVecDense(n, rhs)) != nil {
 		return nil
 	}
 	x := gamma.RawVector().Data

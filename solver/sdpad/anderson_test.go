@@ -105,3 +105,64 @@ func TestAndersonMemory(t *testing.T) {
 		t.Errorf("newAnderson without room for two differences is not nil")
 	}
 }
+
+// TestAndersonBlocked checks the blocked passes of step on a state longer
+// than two blocks against the least-squares step solved directly (QR of the
+// explicit difference matrices) on an affine contraction, through a full
+// memory's wrap-around (a rejected step restarts both from T of the
+// previous point).
+func TestAndersonBlocked(t *testing.T) {
+	const size, m = 2*andersonBlock + 777, 4
+	r := rand.New(rand.NewPCG(7, 8))
+	diag, c := randSlice(r, size), randSlice(r, size)
+	for i := range diag {
+		diag[i] = 0.45 + 0.15*diag[i]
+	}
+	a := newAnderson(m, size)
+	a.restart() // u = 0
+	var fs, gs [][]float64
+	full := 0
+	for k := range 16 {
+		for i, u := range a.u {
+			a.f[i] = diag[i]*u + c[i]
+		}
+		f := append([]float64(nil), a.f...)
+		g := make([]float64, size)
+		floats.SubTo(g, a.u, f)
+		fs, gs = append(fs, f), append(gs, g)
+		rejected := a.rejected
+		a.step()
+		var want []float64
+		switch q := min(len(fs)-1, m); {
+		case a.rejected > rejected:
+			want, fs, gs = fs[len(fs)-2], nil, nil
+		case q == 0:
+			want = f
+		default:
+			dF, dG := mat.NewDense(size, q, nil), mat.NewDense(size, q, nil)
+			for j := range q {
+				h := len(fs) - q + j
+				for i := range size {
+					dF.Set(i, j, fs[h][i]-fs[h-1][i])
+					dG.Set(i, j, gs[h][i]-gs[h-1][i])
+				}
+			}
+			var gamma, corr mat.VecDense
+			if err := gamma.SolveVec(dG, mat.NewVecDense(size, g)); err != nil {
+				t.Fatal(err)
+			}
+			corr.MulVec(dF, &gamma)
+			want = append([]float64(nil), f...)
+			floats.Sub(want, corr.RawVector().Data)
+			if q == m {
+				full++
+			}
+		}
+		if d := floats.Distance(a.u, want, 2); d > 1e-8*floats.Norm(want, 2) {
+			t.Fatalf("step %d: the next point is %v off the direct least-squares step", k, d)
+		}
+	}
+	if full < 2 {
+		t.Fatalf("the memory was full in %d steps", full)
+	}
+}
