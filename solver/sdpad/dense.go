@@ -13,9 +13,11 @@ import (
 // projected by a dense eigendecomposition (of order N - n on the face).
 type dense struct {
 	prob   *sdr.Problem
-	face   *sdr.Face // the minimal face, U of order N x (N - n)
-	onFace bool      // project onto the face (else onto the PSD cone)
-	gamma  float64   // step length: Xbar_k = (1 - gamma) Xbar_{k-1} + gamma Proj(...)
+	face   *sdr.Face     // the minimal face, U of order N x (N - n)
+	onFace bool          // project onto the face (else onto the PSD cone)
+	gamma  float64       // step length: Xbar_k = (1 - gamma) Xbar_{k-1} + gamma Proj(...)
+	p      *mat.SymDense // with gamma != 1: Proj(...), the PSD point reported
+	rep    *sdr.Sym      // and its pattern
 	n      int
 
 	x, v   *mat.SymDense    // Xbar_{k-1}, then scratch for V and Xbar_k
@@ -37,6 +39,9 @@ func newDense(prob *sdr.Problem, face bool, gamma float64) *dense {
 		face: prob.Face(), onFace: face, vc: mat.NewSymDense(d, nil), sf: mat.NewSymDense(d, nil),
 		eig: eigen.NewProjector(n), eigF: eigen.NewProjector(d),
 	}
+	if gamma != 1 {
+		dn.p, dn.rep = mat.NewSymDense(n, nil), sdr.NewSym(prob)
+	}
 	return dn
 }
 
@@ -54,7 +59,9 @@ func (dn *dense) project(slack *sdr.Sym, mu, _ float64, x *sdr.Sym) (float64, bo
 		return 0, false
 	}
 	dx := diffNorm(dn.v, dn.x)
-	if dn.gamma != 1 {
+	if dn.p != nil {
+		dn.p.CopySym(dn.v)
+		dn.rep.FromDense(dn.p)
 		relaxStep(dn.v, dn.x, dn.gamma)
 	}
 	dn.x, dn.v = dn.v, dn.x
@@ -101,7 +108,14 @@ func (dn *dense) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.Cer
 
 func (dn *dense) rank() (int, int) { return dn.pos, 0 }
 
-func (dn *dense) attach(r *Result) { r.X = dn.x }
+func (dn *dense) attach(r *Result) {
+	r.X = dn.x
+	if dn.p != nil {
+		r.X = dn.p
+	}
+}
+
+func (dn *dense) reported() *sdr.Sym { return dn.rep }
 
 // relaxStep sets p = (1 - gamma) x + gamma p (upper triangles).
 func relaxStep(p, x *mat.SymDense, gamma float64) {

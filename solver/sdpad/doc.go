@@ -32,6 +32,8 @@
 // (Settings.StepLength). Solve takes both, ExactZ and gamma = 1.6;
 // SolveLR takes ExactZ and gamma = 1, since (1 - gamma) Y Y^T + gamma Y'
 // Y'^T would double the factor's rank; PaperSettings keeps §5's steps.
+// With gamma > 1 Xbar_k need not be PSD: the primal point measured (§8),
+// rounded and returned is the projection Proj(...) (Result.X).
 // Iterations to the protocol, §5's steps, the exact z-step, and both
 // (BENCHMARKS.md, "The exact z-step and the step length"):
 //
@@ -39,7 +41,7 @@
 //	deer_0294, 1e-3                          2287   1451   1099
 //	giraffe_0200, 1e-3                        862    707    564
 //	10 x 10 x 4 Potts grid, 1e-4              534    490    374
-//	the schedule table's 44 problems, 1e-4   2359   2130   1936
+//	the schedule table's 44 problems, 1e-4   2359   2130   1939
 //	CSP_11, 1e-4, four initial penalties:
 //	  medians, pure Go                       2311   2461   1816
 //	  medians, OpenBLAS                      2400   2877   1840
@@ -89,8 +91,8 @@
 //	the same, balancing at ratio 20                         3074   0
 //	balancing every 100 by up to 2x, restarts, exact z      4098   0
 //	the same, Anderson acceleration, memory 10              2130   0
-//	exact z, gamma = 1.6                                    3507   0
-//	the same, Anderson acceleration, memory 10              1936   0  (default)
+//	exact z, gamma = 1.6                                    3517   0
+//	the same, Anderson acceleration, memory 10              1939   0  (default)
 //
 // On the remark example the paper's schedule diverges as the spec warns (mu
 // reaches 1e40 and -<b,y> -1e31 by iteration 20000); the default solves it

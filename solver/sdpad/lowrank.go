@@ -304,3 +304,5 @@ func (lr *lowRank) rank() (int, int) {
 	}
 	return pos, lr.matvecs
 }
+
+func (lr *lowRank) reported() *sdr.Sym { return nil }

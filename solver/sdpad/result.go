@@ -16,7 +16,7 @@ type Iterate struct {
 	DualObjective       float64 // -<b, y_k>
 	Gap                 float64
 	PrimalInfeasibility float64
-	DualResidual        float64 // mu ||Xbar_k - Xbar_{k-1}||_F / (1 + ||C||_F), at least DualInfeasibility
+	DualResidual        float64 // mu ||Proj(...) - Xbar_{k-1}||_F / (1 + ||C||_F) (Proj(...) = Xbar_k when gamma = 1), at least DualInfeasibility
 	DualInfeasibility   float64 // of the certificate when Certified (against the face's dual cone in Face mode), else NaN
 	Certified           bool    // a certificate was computed at this iteration
 	Exact               bool    // its DualInfeasibility is reliable (else an estimate from an unconverged eigensolver)
@@ -32,7 +32,7 @@ type Iterate struct {
 type Result struct {
 	Status solver.Status
 
-	X      *mat.SymDense // final Xbar (N x N), Solve only
+	X      *mat.SymDense // final Xbar (N x N), Solve only: the last projection, PSD (with gamma != 1 not the iteration's Xbar_k)
 	Factor *mat.Dense    // SolveLR only: Xbar = Factor Factor^T (N x Rank)
 	Rank   int           // rank of the final Xbar
 	Y      []float64     // final y, layout sdr.Layout
@@ -78,7 +78,7 @@ func (st *state) result(status solver.Status) *Result {
 		Iterations: it.K, Time: it.Time, Mu: it.Mu, Restarts: st.avg.restarts,
 		SDRBound: st.bestLow, EnergyBound: st.bestE, BestY: st.bestY, BestZ: st.bestZ,
 	}
-	r.Marginals = st.prob.Marginals(st.xp1.Row0)
+	r.Marginals = st.prob.Marginals(st.primalPoint().Row0)
 	st.pr.attach(r)
 	return r
 }

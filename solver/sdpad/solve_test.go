@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/sdrmap/sdrmap/internal/randmodel"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/sdr"
@@ -327,6 +329,30 @@ func TestSettingsCheck(t *testing.T) {
 		f(&s)
 		if _, err := Solve(context.Background(), p, s); err == nil {
 			t.Fatalf("settings %+v accepted", s)
+		}
+	}
+}
+
+// TestReportedPointPSD: with the step length 1.6 the iteration's Xbar_k
+// need not be PSD; the point returned (and measured, and rounded) is the
+// last projection, which is, also mid-run.
+func TestReportedPointPSD(t *testing.T) {
+	p := build(t, gridPW(rand.New(rand.NewPCG(4, 4)), 4, 3))
+	for _, iters := range []int{5, 20, 60} {
+		s := DefaultSettings()
+		s.Tol, s.TolLoose, s.MaxIter = 1e-12, 1e-12, iters
+		r := solve(t, p, s)
+		var es mat.EigenSym
+		if !es.Factorize(r.X, false) {
+			t.Fatal("eigen")
+		}
+		if l := es.Values(nil)[0]; l < -1e-10*(1+mat.Norm(r.X, 2)) {
+			t.Fatalf("after %d iterations the returned Xbar has eigenvalue %v", iters, l)
+		}
+		x := sdr.NewSym(p)
+		x.FromDense(r.X)
+		if got := r.PrimalObjective; math.Abs(got-p.PrimalObjective(x)) > 1e-9*(1+math.Abs(got)) {
+			t.Fatalf("after %d iterations: objective %v is not that of the returned Xbar", iters, got)
 		}
 	}
 }

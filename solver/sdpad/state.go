@@ -36,6 +36,9 @@ type primal interface {
 	rank() (r, matvecs int)
 	// attach sets the primal part of a Result: X (dense) or Factor.
 	attach(r *Result)
+	// reported returns, on the pattern, the PSD point Proj(...) of the
+	// last projection when it is not Xbar_k (dense, gamma != 1), else nil.
+	reported() *sdr.Sym
 }
 
 // certMode says which certificate is asked for.
@@ -156,7 +159,7 @@ func (st *state) step() bool {
 	it := &st.it
 	it.Mu = mu
 	it.Rank, it.MatVecs = st.pr.rank()
-	it.PrimalObjective = p.PrimalObjective(st.xp1)
+	it.PrimalObjective = p.PrimalObjective(st.primalPoint())
 	it.DualObjective = p.DualObjective(st.y)
 	it.Gap = sdr.Gap(it.PrimalObjective, it.DualObjective)
 	it.PrimalInfeasibility = st.pinf()
@@ -166,11 +169,21 @@ func (st *state) step() bool {
 	return !math.IsNaN(it.PrimalObjective+it.DualObjective+dx) && !math.IsInf(dx, 0)
 }
 
-// pinf returns the primal infeasibility of §8 of Xbar_k (without the P part
-// when P is dropped) and leaves A(Xbar_k) - b in ty.
+// primalPoint is the primal iterate that the measures of §8, the result
+// and the rounding take: Xbar_k, or with a step length gamma != 1 the PSD
+// point Proj(...) of the last projection (Xbar_k then need not be PSD).
+func (st *state) primalPoint() *sdr.Sym {
+	if r := st.pr.reported(); r != nil {
+		return r
+	}
+	return st.xp1
+}
+
+// pinf returns the primal infeasibility of §8 of the primal point (without
+// the P part when P is dropped) and leaves its A(Xbar) - b in ty.
 func (st *state) pinf() float64 {
-	p := st.prob
-	p.A(st.xp1, st.ty)
+	p, x := st.prob, st.primalPoint()
+	p.A(x, st.ty)
 	ra := 0.0
 	for k, b := range p.B {
 		st.ty[k] -= b
@@ -178,7 +191,7 @@ func (st *state) pinf() float64 {
 	}
 	rp := 0.0
 	if !st.s.dropP {
-		p.P(st.xp1, st.pz)
+		p.P(x, st.pz)
 		for _, v := range st.pz {
 			if v < 0 {
 				rp += v * v
