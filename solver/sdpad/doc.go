@@ -161,10 +161,10 @@
 // iteration (Xbar scaled by sqrt(mu), y and z by 1/sqrt(mu)), and a
 // safeguard: a point whose residual is larger than the previous one is
 // replaced by T of the previous point. The memory starts anew when mu changes or the iteration restarts.
-// Every reported iterate is a T(u): its Xbar is PSD, its z >= 0, its
-// certificate is as valid as without acceleration, and so is the bound mu
-// ||Xbar_k - Xbar_{k-1}||_F on its dual infeasibility (the Moreau
-// decomposition holds at any point). It costs 2 m + 5 vectors of the state's
+// Every reported iterate is a T(u): its primal point Proj(...) is PSD, its
+// z >= 0, its certificate is as valid as without acceleration, and so is
+// the bound mu ||Proj(...) - Xbar_{k-1}||_F on its dual infeasibility (the
+// Moreau decomposition holds at any point). It costs 2 m + 5 vectors of the state's
 // length (at N = 601 with 1,770 dense edge blocks 0.1 GB; capped at 1 GiB by
 // shortening the memory, off when fewer than two differences fit) and a few
 // passes over them an iteration. TestMeasureSchedules: 2359 iterations in
