@@ -60,9 +60,9 @@ func (dn *dense) project(slack *sdr.Sym, mu, _ float64, x *sdr.Sym) (float64, bo
 	}
 	dx := diffNorm(dn.v, dn.x)
 	if dn.p != nil {
-		dn.p.CopySym(dn.v)
+		dn.p, dn.v = dn.v, dn.p
 		dn.rep.FromDense(dn.p)
-		relaxStep(dn.v, dn.x, dn.gamma)
+		relaxStep(dn.v, dn.p, dn.x, dn.gamma)
 	}
 	dn.x, dn.v = dn.v, dn.x
 	x.FromDense(dn.x)
@@ -117,14 +117,14 @@ func (dn *dense) attach(r *Result) {
 
 func (dn *dense) reported() *sdr.Sym { return dn.rep }
 
-// relaxStep sets p = (1 - gamma) x + gamma p (upper triangles).
-func relaxStep(p, x *mat.SymDense, gamma float64) {
-	rp, rx := p.RawSymmetric(), x.RawSymmetric()
-	for i := range rp.N {
-		a := rp.Data[i*rp.Stride+i : i*rp.Stride+rp.N]
-		b := rx.Data[i*rx.Stride+i : i*rx.Stride+rp.N]
-		for j, v := range b {
-			a[j] = (1-gamma)*v + gamma*a[j]
+// relaxStep sets dst = (1 - gamma) x + gamma p (upper triangles).
+func relaxStep(dst, p, x *mat.SymDense, gamma float64) {
+	rd, rp, rx := dst.RawSymmetric(), p.RawSymmetric(), x.RawSymmetric()
+	for i := range rd.N {
+		d := rd.Data[i*rd.Stride+i : i*rd.Stride+rd.N]
+		a := rp.Data[i*rp.Stride+i : i*rp.Stride+rd.N]
+		for j, v := range rx.Data[i*rx.Stride+i : i*rx.Stride+rd.N] {
+			d[j] = (1-gamma)*v + gamma*a[j]
 		}
 	}
 }
