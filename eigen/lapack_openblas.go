@@ -9,6 +9,13 @@ package eigen
 extern void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
 	double *w, double *work, const int *lwork, int *iwork, const int *liwork, int *info,
 	size_t jobz_len, size_t uplo_len);
+extern void dsytrd_(const char *uplo, const int *n, double *a, const int *lda, double *d, double *e,
+	double *tau, double *work, const int *lwork, int *info, size_t uplo_len);
+extern void dstedc_(const char *compz, const int *n, double *d, double *e, double *z, const int *ldz,
+	double *work, const int *lwork, int *iwork, const int *liwork, int *info, size_t compz_len);
+extern void dormtr_(const char *side, const char *uplo, const char *trans, const int *m, const int *n,
+	const double *a, const int *lda, const double *tau, double *c, const int *ldc,
+	double *work, const int *lwork, int *info, size_t side_len, size_t uplo_len, size_t trans_len);
 */
 import "C"
 
@@ -20,7 +27,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
-// init installs OpenBLAS's dsyevd and dsyrk, on one thread unless
+// init installs OpenBLAS's dsyevd, its parts and dsyrk, on one thread unless
 // OPENBLAS_NUM_THREADS says otherwise: on deer_0034 a second thread left
 // the wall time unchanged and spun the other core (BENCHMARKS.md,
 // "LAPACK's eigensolver from OpenBLAS").
@@ -28,8 +35,8 @@ func init() {
 	if os.Getenv("OPENBLAS_NUM_THREADS") == "" {
 		C.openblas_set_num_threads(1)
 	}
-	syevd, syrk = openblasSyevd, openblasSyrk
-	backend = "OpenBLAS, LAPACK's dsyevd"
+	syevd, syevPart, syrk = openblasSyevd, openblasSyevPart, openblasSyrk
+	backend = "OpenBLAS, LAPACK's dsytrd and dstedc"
 }
 
 // openblasSyevd calls LAPACK's dsyevd from OpenBLAS (Debian libopenblas-dev).
@@ -44,6 +51,36 @@ func openblasSyevd(vectors bool, n int, a, w []float64, work []float64, iwork []
 	C.dsyevd_(&jobz, &uplo, &cn, (*C.double)(unsafe.Pointer(&a[0])), &cn,
 		(*C.double)(unsafe.Pointer(&w[0])), (*C.double)(unsafe.Pointer(&work[0])), &lwork,
 		(*C.int)(unsafe.Pointer(&iwork[0])), &liwork, &info, 1, 1)
+	return info == 0
+}
+
+// openblasSyevPart is dsyevd's steps with a partial back-transformation:
+// LAPACK's dsytrd (lower) and dstedc (all eigenpairs of the tridiagonal
+// form, divide and conquer), then dormtr on the eigenvectors lo..lo+k-1
+// that pick selects from the ascending eigenvalues w.
+func openblasSyevPart(n int, a, w, e, tau, z, work []float64, iwork []int32, pick func(w []float64) (lo, k int)) bool {
+	ca := (*C.double)(unsafe.Pointer(&a[0]))
+	cn, lwork, liwork := C.int(n), C.int(len(work)), C.int(len(iwork))
+	cw, cwork := (*C.double)(unsafe.Pointer(&w[0])), (*C.double)(unsafe.Pointer(&work[0]))
+	ctau := (*C.double)(unsafe.Pointer(&tau[0]))
+	var info C.int
+	uplo, compz := C.char('L'), C.char('I')
+	C.dsytrd_(&uplo, &cn, ca, &cn, cw, (*C.double)(unsafe.Pointer(&e[0])), ctau, cwork, &lwork, &info, 1)
+	if info != 0 {
+		return false
+	}
+	C.dstedc_(&compz, &cn, cw, (*C.double)(unsafe.Pointer(&e[0])), (*C.double)(unsafe.Pointer(&z[0])), &cn,
+		cwork, &lwork, (*C.int)(unsafe.Pointer(&iwork[0])), &liwork, &info, 1)
+	if info != 0 {
+		return false
+	}
+	lo, k := pick(w)
+	if k == 0 || n == 1 {
+		return true
+	}
+	side, trans, ck := C.char('L'), C.char('N'), C.int(k)
+	C.dormtr_(&side, &uplo, &trans, &cn, &ck, ca, &cn, ctau, (*C.double)(unsafe.Pointer(&z[lo*n])), &cn,
+		cwork, &lwork, &info, 1, 1, 1)
 	return info == 0
 }
 

@@ -9,8 +9,9 @@ import (
 
 // benchProject times Project on an n x n matrix with pos positive
 // eigenvalues in [1, 1 + spread] and the others in [-1, 0], by Project's
-// default path ("selective": inverse iteration, or LAPACK's dsyevd in a
-// build with the tag openblas) and by gonum's full decomposition.
+// default path ("selective": inverse iteration, or LAPACK's dsytrd and
+// dstedc in a build with the tag openblas) and by gonum's full
+// decomposition.
 func benchProject(b *testing.B, n, pos int, spread float64) {
 	r := rand.New(rand.NewPCG(1, 2))
 	vals := make([]float64, n)

@@ -21,6 +21,14 @@ var impl gonum.Implementation
 // 1 + 6n + 2n^2 and 3 + 5n entries.
 var syevd func(vectors bool, n int, a, w, work []float64, iwork []int32) bool
 
+// syevPart, when not nil, is dsyevd's steps with only some eigenvectors
+// back-transformed (the tag openblas sets it): LAPACK's dsytrd and dstedc
+// give all eigenvalues into w, ascending, and all eigenvectors of the
+// tridiagonal form into z's rows; pick(w) selects rows lo..lo+k-1, which
+// dormtr turns into eigenvectors of a. e and tau have n - 1 entries, work
+// and iwork as for syevd; n > 1.
+var syevPart func(n int, a, w, e, tau, z, work []float64, iwork []int32, pick func(w []float64) (lo, k int)) bool
+
 // backend names what Projector computes with (Backend).
 var backend = "gonum, Dsytrd and inverse iteration"
 
@@ -83,7 +91,7 @@ func NewProjector(n int) *Projector {
 	}
 	e.work = make([]float64, max(lw, 2*n, 1))
 	if syevd != nil && n > 0 {
-		e.lwork, e.liwork = make([]float64, 1+6*n+2*n*n), make([]int32, 3+5*n)
+		e.lwork, e.liwork = make([]float64, 1+64*n+2*n*n), make([]int32, 3+5*n)
 	}
 	return e
 }
@@ -145,8 +153,8 @@ func (e *Projector) Smallest(v *mat.SymDense, k int, vecs *mat.Dense) ([]float64
 // implicit QL sweeps make it 2.3-3x slower at deer's order and rank
 // (BenchmarkProject601). The result is Proj(v) = B B^T from the positive
 // side, or v + B B^T from the negative side, B = eigenvectors scaled by
-// sqrt|lambda|. Built with the tag openblas it takes LAPACK's dsyevd
-// instead (projectLAPACK).
+// sqrt|lambda|. Built with the tag openblas it takes LAPACK's dsytrd and
+// dstedc instead (projectLAPACK).
 func (e *Projector) Project(dst, v *mat.SymDense) (int, bool) {
 	n := e.n
 	if n == 0 {
@@ -201,34 +209,48 @@ func (e *Projector) Project(dst, v *mat.SymDense) (int, bool) {
 	return pos, true
 }
 
-// projectLAPACK is Project by the full decomposition of LAPACK's dsyevd
-// (syevd), whose eigenvectors come out as a's rows, ascending: B^T is the
-// block of rows of the sign with fewer eigenvalues, each scaled by
-// sqrt|lambda|.
+// projectLAPACK is Project by LAPACK (the tag openblas): the eigenvalues
+// and the tridiagonal form's eigenvectors by dsytrd and dstedc, and only
+// the eigenvectors of the sign with fewer eigenvalues back-transformed
+// (syevPart; 0.82 of dsyevd's time at N = 601 with 220 positive
+// eigenvalues, BenchmarkProject601). They are rows of z, ascending; B^T is their block, each
+// row scaled by sqrt|lambda|.
 func (e *Projector) projectLAPACK(dst, v *mat.SymDense) (int, bool) {
 	n := e.n
 	e.lastPath = 3
-	if !syevd(true, n, e.a, e.w, e.lwork, e.liwork) {
+	var pos, lo, k int
+	var positive bool
+	pick := func(w []float64) (int, int) {
+		neg := 0
+		for neg < n && w[neg] < 0 {
+			neg++
+		}
+		lo = neg
+		for lo < n && w[lo] <= 0 {
+			lo++
+		}
+		pos = n - lo
+		positive = pos <= neg
+		if !positive {
+			lo = 0
+		}
+		k = min(pos, neg)
+		return lo, k
+	}
+	z := e.z
+	if n == 1 {
+		if !syevd(true, n, e.a, e.w, e.lwork, e.liwork) {
+			return 0, false
+		}
+		z = e.a
+		pick(e.w)
+	} else if !syevPart(n, e.a, e.w, e.e, e.tau, e.z, e.lwork, e.liwork, pick) {
 		return 0, false
 	}
-	neg := 0
-	for neg < n && e.w[neg] < 0 {
-		neg++
-	}
-	lo := neg
-	for lo < n && e.w[lo] <= 0 {
-		lo++
-	}
-	pos := n - lo
-	positive := pos <= neg
-	if !positive {
-		lo = 0
-	}
-	k := min(pos, neg)
 	for c := lo; c < lo+k; c++ {
-		floats.Scale(math.Sqrt(math.Abs(e.w[c])), e.a[c*n:(c+1)*n])
+		floats.Scale(math.Sqrt(math.Abs(e.w[c])), z[c*n:(c+1)*n])
 	}
-	e.update(dst, v, blas64.General{Rows: k, Cols: n, Stride: n, Data: e.a[lo*n : (lo+k)*n]}, blas.Trans, positive)
+	e.update(dst, v, blas64.General{Rows: k, Cols: n, Stride: n, Data: z[lo*n : (lo+k)*n]}, blas.Trans, positive)
 	return pos, true
 }
 

@@ -224,10 +224,13 @@
 // Dsymv and Dsyr2k over the cores: at N = 541 it takes 0.59 of the time on
 // 2 cores, and 100 dense SDPAD iterations on deer_0034 0.76 of the whole
 // run's time. Built with the tag openblas (cgo, Debian's libopenblas-dev),
-// the projection is LAPACK's dsyevd (all eigenpairs, divide and conquer)
-// and OpenBLAS's dsyrk instead, on one thread: 67.5 against 192.4 ms at
-// N = 601, and deer_0034's 1e-3 protocol in the same 1,086 iterations in 76
-// instead of 194 s (BENCHMARKS.md, "LAPACK's eigensolver from OpenBLAS");
+// the projection is LAPACK's instead, on one thread: dsytrd and dstedc
+// (divide and conquer) give all eigenvalues, dormtr back-transforms the
+// eigenvectors of the sign with fewer eigenvalues only, and OpenBLAS's dsyrk
+// forms the projection: 41 against 192 ms at N = 601 (with dsyevd's full
+// back-transformation 51 ms; BenchmarkProject601), and deer_0034's 1e-3
+// protocol in the same iterations in a third of the time (BENCHMARKS.md,
+// "LAPACK's eigensolver from OpenBLAS", "The partial back-transformation");
 // the header of the iteration table names the backend. For the comparison
 // with CSDP, SDPA and DSDP on the same problems see bench/sdp_test.go and
 // BENCHMARKS.md.
