@@ -28,7 +28,7 @@ type anderson struct {
 	n         int           // differences held
 	next      int           // slot of the next difference
 	u, f, g   []float64     // the current point, T(u), u - T(u)
-	row, rhs  []float64     // the new Gram row and dG^T g (length m)
+	row, rhs  []float64     // the new Gram row and dG^T g, by slot (length m)
 	fp, gp    []float64     // T and the residual of the previous point
 	have      bool          // fp and gp hold a previous step
 	extrap    bool          // u is an extrapolated point
@@ -80,21 +80,34 @@ func (a *anderson) restart() {
 }
 
 // step takes T(u) in a.f for the point a.u and leaves the next point in
-// a.u; it reports whether that differs from T(u). Its work is three fused
-// passes over the vectors, block by block (andersonBlock): the residual
-// and the new differences; the new Gram row and the right-hand side; the
-// extrapolation.
+// a.u; it reports whether that differs from T(u). Its work is two fused
+// passes over the vectors, block by block (andersonBlock): the residual, the
+// new differences and their products with the stored ones (the new Gram row
+// and dg_s . g); the extrapolation. The other entries of the right-hand side
+// dG^T g follow from the last step's: g = g_prev + dg_s, so dg_j . g =
+// dg_j . g_prev + dg_j . dg_s.
 func (a *anderson) step() bool {
 	s, diff := a.next, a.have
-	gnorm2 := 0.0
+	slots := 0 // the slots held once dg_s is stored
+	if diff {
+		slots = min(a.n+1, a.m)
+	}
+	row := a.row[:slots]
+	clear(row)
+	gnorm2, rhsS := 0.0, 0.0
 	for lo := 0; lo < len(a.u); lo += andersonBlock {
 		hi := min(lo+andersonBlock, len(a.u))
 		g, f := a.g[lo:hi], a.f[lo:hi]
 		floats.SubTo(g, a.u[lo:hi], f)
 		gnorm2 += vec.Dot(g, g)
 		if diff {
+			ds := a.dg[s][lo:hi]
 			floats.SubTo(a.df[s][lo:hi], f, a.fp[lo:hi])
-			floats.SubTo(a.dg[s][lo:hi], g, a.gp[lo:hi])
+			floats.SubTo(ds, g, a.gp[lo:hi])
+			rhsS += vec.Dot(ds, g)
+			for j := range row {
+				row[j] += vec.Dot(ds, a.dg[j][lo:hi])
+			}
 		}
 	}
 	gnorm := math.Sqrt(gnorm2)
@@ -108,37 +121,22 @@ func (a *anderson) step() bool {
 		a.accepted++
 	}
 	if diff {
+		for j, v := range row {
+			a.gram.SetSym(s, j, v)
+			a.rhs[j] += v
+		}
+		a.rhs[s] = rhsS
 		a.next = (a.next + 1) % a.m
-		a.n = min(a.n+1, a.m)
+		a.n = slots
 	}
 	a.fp, a.f = a.f, a.fp
 	a.gp, a.g = a.g, a.gp
 	a.have, a.extrap, a.gnormPrev = true, false, gnorm
-	n := a.n
-	if n == 0 {
+	if a.n == 0 {
 		copy(a.u, a.fp)
 		return false
 	}
-	row, rhs := a.row[:n], a.rhs[:n]
-	clear(row)
-	clear(rhs)
-	for lo := 0; lo < len(a.u); lo += andersonBlock {
-		hi := min(lo+andersonBlock, len(a.u))
-		g, ds := a.gp[lo:hi], a.dg[s][lo:hi]
-		for j := range n {
-			dj := a.dg[j][lo:hi]
-			rhs[j] += vec.Dot(dj, g)
-			if diff {
-				row[j] += vec.Dot(ds, dj)
-			}
-		}
-	}
-	if diff {
-		for j, v := range row {
-			a.gram.SetSym(s, j, v)
-		}
-	}
-	gamma := a.solve(rhs)
+	gamma := a.solve(a.rhs[:a.n])
 	if gamma == nil {
 		copy(a.u, a.fp)
 		return false
