@@ -28,9 +28,11 @@ import (
 )
 
 // init installs OpenBLAS's dsyevd, its parts and dsyrk, on one thread unless
-// OPENBLAS_NUM_THREADS says otherwise: on deer_0034 a second thread left
-// the wall time unchanged and spun the other core (BENCHMARKS.md,
-// "LAPACK's eigensolver from OpenBLAS").
+// OPENBLAS_NUM_THREADS says otherwise: on deer_0034 OPENBLAS_NUM_THREADS=2
+// takes 0.89 of the wall time for 1.76 times the CPU, the second thread
+// spinning while Go works (BENCHMARKS.md, "The partial
+// back-transformation"), a poor trade on a shared machine or beside other
+// goroutines.
 func init() {
 	if os.Getenv("OPENBLAS_NUM_THREADS") == "" {
 		C.openblas_set_num_threads(1)
