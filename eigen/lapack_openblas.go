@@ -77,7 +77,7 @@ func openblasSyevPart(n int, a, w, e, tau, z, work []float64, iwork []int32, pic
 		return false
 	}
 	lo, k := pick(w)
-	if k == 0 || n == 1 {
+	if k == 0 {
 		return true
 	}
 	side, trans, ck := C.char('L'), C.char('N'), C.int(k)

@@ -213,8 +213,8 @@ func (e *Projector) Project(dst, v *mat.SymDense) (int, bool) {
 // and the tridiagonal form's eigenvectors by dsytrd and dstedc, and only
 // the eigenvectors of the sign with fewer eigenvalues back-transformed
 // (syevPart; 0.82 of dsyevd's time at N = 601 with 220 positive
-// eigenvalues, BenchmarkProject601). They are rows of z, ascending; B^T is their block, each
-// row scaled by sqrt|lambda|.
+// eigenvalues, BenchmarkProject601). They are rows of z, ascending; B^T is
+// their block, each row scaled by sqrt|lambda|. Order 1 takes dsyevd.
 func (e *Projector) projectLAPACK(dst, v *mat.SymDense) (int, bool) {
 	n := e.n
 	e.lastPath = 3
