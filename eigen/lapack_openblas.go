@@ -37,7 +37,7 @@ func init() {
 	if os.Getenv("OPENBLAS_NUM_THREADS") == "" {
 		C.openblas_set_num_threads(1)
 	}
-	syevd, syevPart, syrk = openblasSyevd, openblasSyevPart, openblasSyrk
+	syevd, tridiagEig, ormtr, syrk = openblasSyevd, openblasTridiagEig, openblasOrmtr, openblasSyrk
 	backend = "OpenBLAS, LAPACK's dsytrd and dstedc"
 }
 
@@ -56,33 +56,30 @@ func openblasSyevd(vectors bool, n int, a, w []float64, work []float64, iwork []
 	return info == 0
 }
 
-// openblasSyevPart is dsyevd's steps with a partial back-transformation:
-// LAPACK's dsytrd (lower) and dstedc (all eigenpairs of the tridiagonal
-// form, divide and conquer), then dormtr on the eigenvectors lo..lo+k-1
-// that pick selects from the ascending eigenvalues w.
-func openblasSyevPart(n int, a, w, e, tau, z, work []float64, iwork []int32, pick func(w []float64) (lo, k int)) bool {
-	ca := (*C.double)(unsafe.Pointer(&a[0]))
+// openblasTridiagEig is LAPACK's dsytrd (lower) and dstedc (all eigenpairs
+// of the tridiagonal form, divide and conquer): tridiagEig.
+func openblasTridiagEig(n int, a, w, e, tau, z, work []float64, iwork []int32) bool {
 	cn, lwork, liwork := C.int(n), C.int(len(work)), C.int(len(iwork))
-	cw, cwork := (*C.double)(unsafe.Pointer(&w[0])), (*C.double)(unsafe.Pointer(&work[0]))
-	ctau := (*C.double)(unsafe.Pointer(&tau[0]))
+	cw, ce, cwork := (*C.double)(unsafe.Pointer(&w[0])), (*C.double)(unsafe.Pointer(&e[0])), (*C.double)(unsafe.Pointer(&work[0]))
 	var info C.int
 	uplo, compz := C.char('L'), C.char('I')
-	C.dsytrd_(&uplo, &cn, ca, &cn, cw, (*C.double)(unsafe.Pointer(&e[0])), ctau, cwork, &lwork, &info, 1)
+	C.dsytrd_(&uplo, &cn, (*C.double)(unsafe.Pointer(&a[0])), &cn, cw, ce, (*C.double)(unsafe.Pointer(&tau[0])), cwork, &lwork, &info, 1)
 	if info != 0 {
 		return false
 	}
-	C.dstedc_(&compz, &cn, cw, (*C.double)(unsafe.Pointer(&e[0])), (*C.double)(unsafe.Pointer(&z[0])), &cn,
+	C.dstedc_(&compz, &cn, cw, ce, (*C.double)(unsafe.Pointer(&z[0])), &cn,
 		cwork, &lwork, (*C.int)(unsafe.Pointer(&iwork[0])), &liwork, &info, 1)
-	if info != 0 {
-		return false
-	}
-	lo, k := pick(w)
-	if k == 0 {
-		return true
-	}
-	side, trans, ck := C.char('L'), C.char('N'), C.int(k)
-	C.dormtr_(&side, &uplo, &trans, &cn, &ck, ca, &cn, ctau, (*C.double)(unsafe.Pointer(&z[lo*n])), &cn,
-		cwork, &lwork, &info, 1, 1, 1)
+	return info == 0
+}
+
+// openblasOrmtr is LAPACK's dormtr on the first k rows of z (columns of
+// the column-major n x k block): ormtr.
+func openblasOrmtr(n, k int, a, tau, z, work []float64) bool {
+	cn, ck, lwork := C.int(n), C.int(k), C.int(len(work))
+	side, uplo, trans := C.char('L'), C.char('L'), C.char('N')
+	var info C.int
+	C.dormtr_(&side, &uplo, &trans, &cn, &ck, (*C.double)(unsafe.Pointer(&a[0])), &cn, (*C.double)(unsafe.Pointer(&tau[0])),
+		(*C.double)(unsafe.Pointer(&z[0])), &cn, (*C.double)(unsafe.Pointer(&work[0])), &lwork, &info, 1, 1, 1)
 	return info == 0
 }
 

@@ -21,13 +21,17 @@ var impl gonum.Implementation
 // 1 + 6n + 2n^2 and 3 + 5n entries.
 var syevd func(vectors bool, n int, a, w, work []float64, iwork []int32) bool
 
-// syevPart, when not nil, is dsyevd's steps with only some eigenvectors
-// back-transformed (the tag openblas sets it): LAPACK's dsytrd and dstedc
-// give all eigenvalues into w, ascending, and all eigenvectors of the
-// tridiagonal form into z's rows; pick(w) selects rows lo..lo+k-1, which
-// dormtr turns into eigenvectors of a. e and tau have n - 1 entries, work
-// and iwork as for syevd; n > 1.
-var syevPart func(n int, a, w, e, tau, z, work []float64, iwork []int32, pick func(w []float64) (lo, k int)) bool
+// tridiagEig and ormtr, when not nil, are dsyevd's steps apart, so that
+// only some eigenvectors are back-transformed (the tag openblas sets them):
+// tridiagEig reduces a to tridiagonal form (LAPACK's dsytrd, reflectors
+// left in a and tau) and finds all its eigenvalues, ascending, into w and
+// its eigenvectors into z's rows (dstedc); ormtr turns the k rows of z into
+// eigenvectors of the original matrix (dormtr). e and tau have n - 1
+// entries, work and iwork as for syevd; n > 1.
+var (
+	tridiagEig func(n int, a, w, e, tau, z, work []float64, iwork []int32) bool
+	ormtr      func(n, k int, a, tau, z, work []float64) bool
+)
 
 // backend names what Projector computes with (Backend).
 var backend = "gonum, Dsytrd and inverse iteration"
@@ -91,6 +95,7 @@ func NewProjector(n int) *Projector {
 	}
 	e.work = make([]float64, max(lw, 2*n, 1))
 	if syevd != nil && n > 0 {
+		// syevd's and dstedc's work, and room for dsytrd's blocks (64n).
 		e.lwork, e.liwork = make([]float64, 1+64*n+2*n*n), make([]int32, 3+5*n)
 	}
 	return e
@@ -212,39 +217,36 @@ func (e *Projector) Project(dst, v *mat.SymDense) (int, bool) {
 // projectLAPACK is Project by LAPACK (the tag openblas): the eigenvalues
 // and the tridiagonal form's eigenvectors by dsytrd and dstedc, and only
 // the eigenvectors of the sign with fewer eigenvalues back-transformed
-// (syevPart; 0.82 of dsyevd's time at N = 601 with 220 positive
+// (tridiagEig, ormtr; 0.82 of dsyevd's time at N = 601 with 220 positive
 // eigenvalues, BenchmarkProject601). They are rows of z, ascending; B^T is
 // their block, each row scaled by sqrt|lambda|. Order 1 takes dsyevd.
 func (e *Projector) projectLAPACK(dst, v *mat.SymDense) (int, bool) {
 	n := e.n
 	e.lastPath = 3
-	var pos, lo, k int
-	var positive bool
-	pick := func(w []float64) (int, int) {
-		neg := 0
-		for neg < n && w[neg] < 0 {
-			neg++
-		}
-		lo = neg
-		for lo < n && w[lo] <= 0 {
-			lo++
-		}
-		pos = n - lo
-		positive = pos <= neg
-		if !positive {
-			lo = 0
-		}
-		k = min(pos, neg)
-		return lo, k
-	}
 	z := e.z
 	if n == 1 {
 		if !syevd(true, n, e.a, e.w, e.lwork, e.liwork) {
 			return 0, false
 		}
 		z = e.a
-		pick(e.w)
-	} else if !syevPart(n, e.a, e.w, e.e, e.tau, e.z, e.lwork, e.liwork, pick) {
+	} else if !tridiagEig(n, e.a, e.w, e.e, e.tau, e.z, e.lwork, e.liwork) {
+		return 0, false
+	}
+	neg := 0
+	for neg < n && e.w[neg] < 0 {
+		neg++
+	}
+	lo := neg
+	for lo < n && e.w[lo] <= 0 {
+		lo++
+	}
+	pos := n - lo
+	positive := pos <= neg
+	if !positive {
+		lo = 0
+	}
+	k := min(pos, neg)
+	if n > 1 && k > 0 && !ormtr(n, k, e.a, e.tau, e.z[lo*n:], e.lwork) {
 		return 0, false
 	}
 	for c := lo; c < lo+k; c++ {
