@@ -227,10 +227,11 @@
 // the projection is LAPACK's instead, on one thread: dsytrd and dstedc
 // (divide and conquer) give all eigenvalues, dormtr back-transforms the
 // eigenvectors of the sign with fewer eigenvalues only, and OpenBLAS's dsyrk
-// forms the projection: 41 against 192 ms at N = 601 (with dsyevd's full
-// back-transformation 51 ms; BenchmarkProject601), and deer_0034's 1e-3
-// protocol in the same iterations in a third of the time (BENCHMARKS.md,
-// "LAPACK's eigensolver from OpenBLAS", "The partial back-transformation");
+// forms the projection: 41 ms at N = 601, 0.82 of dsyevd's with its full
+// back-transformation (BenchmarkProject601, the same run), and deer_0034's
+// 1e-3 protocol in the same iterations in 33 instead of 122 s
+// (BENCHMARKS.md, "LAPACK's eigensolver from OpenBLAS", "The partial
+// back-transformation");
 // the header of the iteration table names the backend. For the comparison
 // with CSDP, SDPA and DSDP on the same problems see bench/sdp_test.go and
 // BENCHMARKS.md.
