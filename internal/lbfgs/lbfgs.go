@@ -6,13 +6,17 @@
 // projection as the vector transport). It is written here rather than
 // taken from gonum/optimize because the augmented Lagrangians need the
 // function and its gradient from one pass, the memory kept across outer
-// iterations, and a stop check inside the line search.
+// iterations, a stop check inside the line search, and, on long vectors,
+// both cores: the passes over the vectors are memory-bound, and from
+// splitFrom entries on they run on two halves at once.
 package lbfgs
 
 import (
 	"math"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/sdrmap/sdrmap/internal/halves"
 )
 
 // Func is a function on a manifold embedded in R^n.
@@ -30,8 +34,8 @@ type Func interface {
 type Memory struct {
 	s, y  [][]float64 // ring of the last pairs, oldest first from head
 	rho   []float64
-	yy    []float64 // y.y of each pair
-	alpha []float64
+	yy    []float64    // y.y of each pair
+	alpha [2][]float64 // the two-loop's coefficients, per half of the vectors (Direction)
 	head  int
 	n     int       // pairs stored
 	Pre   []float64 // the diagonal of P, nil for P = I
@@ -39,7 +43,8 @@ type Memory struct {
 
 // NewMemory returns an empty memory of mem pairs.
 func NewMemory(mem int) *Memory {
-	return &Memory{s: make([][]float64, mem), y: make([][]float64, mem), rho: make([]float64, mem), yy: make([]float64, mem), alpha: make([]float64, mem)}
+	return &Memory{s: make([][]float64, mem), y: make([][]float64, mem), rho: make([]float64, mem), yy: make([]float64, mem),
+		alpha: [2][]float64{make([]float64, mem), make([]float64, mem)}}
 }
 
 // Reset forgets every pair.
@@ -53,7 +58,7 @@ func (l *Memory) Len() int { return l.n }
 // same length for the next pair: the evicted ones, s and y if the pair was
 // rejected, or new ones.
 func (l *Memory) Push(s, y []float64) (sNext, yNext []float64) {
-	sy, ss, yy := floats.Dot(s, y), floats.Dot(s, s), floats.Dot(y, y)
+	sy, ss, yy := dot(s, y), dot(s, s), dot(y, y)
 	if !(sy > 1e-12*math.Sqrt(ss*yy)) {
 		return s, y
 	}
@@ -74,34 +79,59 @@ func (l *Memory) Push(s, y []float64) (sNext, yNext []float64) {
 }
 
 // Direction sets d = -H g by the two-loop recursion, H_0 = gamma P with
-// gamma = s.y / y.P y of the newest pair (1 without pairs).
+// gamma = s.y / y.P y of the newest pair (1 without pairs), on two halves
+// from splitFrom entries on (split).
 func (l *Memory) Direction(d, g []float64) {
+	if len(d) < splitFrom {
+		l.direction(0, len(d), d, g, l.alpha[0], func(x float64) float64 { return x })
+		return
+	}
+	l.split(d, g)
+}
+
+// split is Direction on two halves at once: each runs the recursion on its
+// entries, and the two exchange their partial dot products.
+func (l *Memory) split(d, g []float64) {
+	to := [2]chan float64{make(chan float64, 1), make(chan float64, 1)}
+	halves.Run(func(h int) {
+		lo, hi := halves.Range(len(d), h)
+		l.direction(lo, hi, d, g, l.alpha[h], func(x float64) float64 {
+			to[1-h] <- x
+			return x + <-to[h]
+		})
+	})
+}
+
+// direction runs the two-loop recursion on entries [lo, hi) of the
+// vectors; sum turns a dot product over them into the whole one.
+func (l *Memory) direction(lo, hi int, d, g, alpha []float64, sum func(float64) float64) {
+	d, g = d[lo:hi], g[lo:hi]
 	copy(d, g)
 	mem := len(l.s)
 	for j := l.n - 1; j >= 0; j-- {
 		k := (l.head + j) % mem
-		l.alpha[k] = l.rho[k] * floats.Dot(l.s[k], d)
-		floats.AddScaled(d, -l.alpha[k], l.y[k])
+		alpha[k] = l.rho[k] * sum(floats.Dot(l.s[k][lo:hi], d))
+		floats.AddScaled(d, -alpha[k], l.y[k][lo:hi])
 	}
 	if l.Pre != nil {
-		floats.Mul(d, l.Pre)
+		floats.Mul(d, l.Pre[lo:hi])
 	}
 	if l.n > 0 {
 		k := (l.head + l.n - 1) % mem
-		ypy := 0.0
-		if l.Pre == nil {
-			ypy = l.yy[k]
-		} else {
-			for i, y := range l.y[k] {
-				ypy += y * l.Pre[i] * y
+		ypy := l.yy[k]
+		if l.Pre != nil {
+			ypy = 0
+			for i, y := range l.y[k][lo:hi] {
+				ypy += y * l.Pre[lo+i] * y
 			}
+			ypy = sum(ypy)
 		}
 		floats.Scale(1/(l.rho[k]*ypy), d)
 	}
 	for j := 0; j < l.n; j++ {
 		k := (l.head + j) % mem
-		b := l.rho[k] * floats.Dot(l.y[k], d)
-		floats.AddScaled(d, l.alpha[k]-b, l.s[k])
+		b := l.rho[k] * sum(floats.Dot(l.y[k][lo:hi], d))
+		floats.AddScaled(d, alpha[k]-b, l.s[k][lo:hi])
 	}
 	floats.Scale(-1, d)
 }
@@ -127,7 +157,7 @@ func New(f Func, x []float64, mem int) *Minimizer {
 }
 
 // GradNorm is the 2-norm of the projected gradient.
-func (m *Minimizer) GradNorm() float64 { return math.Sqrt(floats.Dot(m.G, m.G)) }
+func (m *Minimizer) GradNorm() float64 { return math.Sqrt(dot(m.G, m.G)) }
 
 // Minimize runs L-BFGS with an Armijo backtracking line search until the
 // projected gradient's 2-norm is at most tol, after iters iterations, or
@@ -139,7 +169,7 @@ func (m *Minimizer) Minimize(f Func, tol float64, iters int, stop func() bool) i
 	for ; k < iters && m.GradNorm() > tol && !stop(); k++ {
 		m.Mem.Direction(m.d, m.G)
 		f.Tangent(m.X, m.d)
-		gd := floats.Dot(m.G, m.d)
+		gd := dot(m.G, m.d)
 		t := 1.0
 		if !(gd < 0) || m.Mem.n == 0 {
 			m.Mem.Reset()
@@ -149,12 +179,12 @@ func (m *Minimizer) Minimize(f Func, tol float64, iters int, stop func() bool) i
 				f.Tangent(m.X, m.d)
 			}
 			floats.Scale(-1, m.d)
-			gd = floats.Dot(m.G, m.d)
+			gd = dot(m.G, m.d)
 			t = min(1, 1/floats.Norm(m.d, 2))
 		}
 		var ft float64
 		for ls := 0; ; ls++ {
-			floats.AddScaledTo(m.xt, m.X, t, m.d)
+			each(len(m.X), func(lo, hi int) { floats.AddScaledTo(m.xt[lo:hi], m.X[lo:hi], t, m.d[lo:hi]) })
 			f.Retract(m.xt)
 			ft = f.Eval(m.xt, m.gt)
 			if ft <= m.F+c1*t*gd {
@@ -174,8 +204,10 @@ func (m *Minimizer) Minimize(f Func, tol float64, iters int, stop func() bool) i
 			}
 			t = max(0.1*t, min(0.5*t, q))
 		}
-		floats.SubTo(m.sbuf, m.xt, m.X)
-		floats.SubTo(m.ybuf, m.gt, m.G)
+		each(len(m.X), func(lo, hi int) {
+			floats.SubTo(m.sbuf[lo:hi], m.xt[lo:hi], m.X[lo:hi])
+			floats.SubTo(m.ybuf[lo:hi], m.gt[lo:hi], m.G[lo:hi])
+		})
 		m.sbuf, m.ybuf = m.Mem.Push(m.sbuf, m.ybuf)
 		m.X, m.xt = m.xt, m.X
 		m.G, m.gt = m.gt, m.G

@@ -3,9 +3,10 @@ package cyclic
 import (
 	"math"
 	"math/rand/v2"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/sdrmap/sdrmap/internal/halves"
 )
 
 // alm is the augmented Lagrangian of the reduced relaxation (see the
@@ -186,8 +187,7 @@ func (a *alm) transform(w []float64, k int) (wr, wi float64) {
 }
 
 // parallelEdges is the number of edges from which products and gradient
-// run in two fixed halves on two goroutines (the sum's order, hence the
-// iterates, do not depend on the number of cores).
+// run in two halves at once (package halves).
 const parallelEdges = 4096
 
 // split runs f(part, e0, e1) over the edges: once, or on the two halves at
@@ -198,14 +198,10 @@ func (a *alm) split(f func(part, e0, e1 int)) {
 		f(0, 0, ne)
 		return
 	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		f(1, ne/2, ne)
-	}()
-	f(0, 0, ne/2)
-	wg.Wait()
+	halves.Run(func(h int) {
+		e0, e1 := halves.Range(ne, h)
+		f(h, e0, e1)
+	})
 }
 
 // Eval returns L at x and sets g to its gradient projected onto the

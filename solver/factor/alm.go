@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sdrmap/sdrmap/internal/halves"
 	"github.com/sdrmap/sdrmap/sdr"
 )
 
@@ -79,20 +80,45 @@ func (a *alm) eval(x, grad *mat.Dense) float64 {
 	a.x.PatternOf(x)
 	f := a.terms()
 	a.m.MulMat(grad, x)
-	floats.Scale(2, grad.RawMatrix().Data)
-	tangent(a.prob, x, grad)
+	tangent(a.prob, x, grad, 2)
 	return f
 }
 
 // terms returns L at the point whose products are a.x and sets a.m to the
-// matrix whose product with V is half L's gradient in V.
+// matrix whose product with V is half L's gradient in V. From splitTerms
+// edges on, the variables' and the edges' terms run in two halves at once
+// (package halves).
 func (a *alm) terms() float64 {
 	p := a.prob
-	a.m.CopyFrom(a.c)
-	f := a.c.Dot(a.x)
+	copy(a.m.Row0, a.c.Row0)
+	f := a.c.Row0[0]*a.x.Row0[0] + 2*floats.Dot(a.c.Row0[1:], a.x.Row0[1:])
+	n, ne := len(p.Card), len(p.Edges)
+	if ne < splitTerms {
+		return f + a.termsRange(0, n, 0, ne)
+	}
+	var part [2]float64
+	halves.Run(func(h int) {
+		i0, i1 := halves.Range(n, h)
+		e0, e1 := halves.Range(ne, h)
+		part[h] = a.termsRange(i0, i1, e0, e1)
+	})
+	return f + part[0] + part[1]
+}
+
+// splitTerms is the number of edges from which terms runs on two halves.
+const splitTerms = 4096
+
+// termsRange is terms on variables [i0, i1) and edges [e0, e1), without
+// row 0: it sets their blocks of a.m and returns their part of L.
+func (a *alm) termsRange(i0, i1, e0, e1 int) float64 {
+	p := a.prob
+	f := 0.0
 	sig := a.sigma
-	for i, mi := range p.Card {
+	for i := i0; i < i1; i++ {
+		mi := p.Card[i]
 		xd, md := a.x.Diag[i], a.m.Diag[i]
+		copy(md, a.c.Diag[i])
+		f += floats.Dot(md, xd)
 		k := p.Y.E3Start[i]
 		for s := 0; s < mi; s++ {
 			for t := s + 1; t < mi; t++ {
@@ -106,9 +132,11 @@ func (a *alm) terms() float64 {
 			}
 		}
 	}
-	for e := range p.Edges {
+	for e := e0; e < e1; e++ {
 		ed := &p.Edges[e]
 		xe, me := a.x.Edge[e], a.m.Edge[e]
+		copy(me, a.c.Edge[e])
+		f += 2 * floats.Dot(me, xe)
 		zk, yk := ed.Z, ed.Y4
 		for q, g := range xe {
 			if ed.Forbidden != nil && ed.Forbidden[q] {
@@ -265,20 +293,27 @@ func project(p *sdr.Problem, g *mat.Dense) {
 	clear(gr.Data[:gr.Cols])
 	mean := make([]float64, gr.Cols)
 	for i, mi := range p.Card {
-		center(gr, p.Offset[i], mi, mean)
+		center(gr, p.Offset[i], mi, mean, 1)
 	}
 }
 
-// center subtracts from rows o..o+m-1 of g their mean (mean: scratch).
-func center(g blas64.General, o, m int, mean []float64) {
+// center sets rows o..o+m-1 of g to alpha times themselves less their mean
+// (mean: scratch). The rows are short (r entries), so plain loops.
+func center(g blas64.General, o, m int, mean []float64, alpha float64) {
 	r := g.Cols
-	copy(mean, g.Data[o*g.Stride:o*g.Stride+r])
+	row := func(a int) []float64 { return g.Data[(o+a)*g.Stride:][:r] }
+	copy(mean, row(0))
 	for a := 1; a < m; a++ {
-		floats.Add(mean, g.Data[(o+a)*g.Stride:(o+a)*g.Stride+r])
+		for c, x := range row(a) {
+			mean[c] += x
+		}
 	}
-	floats.Scale(1/float64(m), mean)
+	inv := 1 / float64(m)
 	for a := range m {
-		floats.Sub(g.Data[(o+a)*g.Stride:(o+a)*g.Stride+r], mean)
+		ra := row(a)
+		for c, x := range ra {
+			ra[c] = alpha * (x - mean[c]*inv)
+		}
 	}
 }
 
@@ -290,18 +325,37 @@ func center(g blas64.General, o, m int, mean []float64) {
 // (retract), so its penalty term never acts; only its multiplier is needed,
 // for the dual point, and dual computes it in closed form.
 
-// tangent sets g to its projection onto the tangent space at v: that of the
-// affine set (project) and, for a binary variable, of its sphere: its rows
-// become w and -w, w = (g_i0 - g_i1)/2 less its component along u_i.
-func tangent(p *sdr.Problem, v, g *mat.Dense) {
+// tangent sets g to alpha times its projection onto the tangent space at
+// v: that of the affine set (project) and, for a binary variable, of its
+// sphere: its rows become w and -w, w = (g_i0 - g_i1)/2 less its component
+// along u_i. From splitTangent entries on, the variables run in two halves
+// at once (package halves).
+func tangent(p *sdr.Problem, v, g *mat.Dense, alpha float64) {
 	vr, gr := v.RawMatrix(), g.RawMatrix()
+	clear(gr.Data[:gr.Cols])
+	n := len(p.Card)
+	if gr.Rows*gr.Cols < splitTangent {
+		tangentRange(p, vr, gr, alpha, 0, n)
+		return
+	}
+	halves.Run(func(h int) {
+		lo, hi := halves.Range(n, h)
+		tangentRange(p, vr, gr, alpha, lo, hi)
+	})
+}
+
+// splitTangent is the number of entries of V from which tangent runs on two
+// halves.
+const splitTangent = 1 << 17
+
+// tangentRange is tangent on variables [i0, i1).
+func tangentRange(p *sdr.Problem, vr, gr blas64.General, alpha float64, i0, i1 int) {
 	r := gr.Cols
-	clear(gr.Data[:r])
 	mean := make([]float64, r)
-	for i, mi := range p.Card {
-		o := p.Offset[i]
+	for i := i0; i < i1; i++ {
+		mi, o := p.Card[i], p.Offset[i]
 		if mi != 2 {
-			center(gr, o, mi, mean)
+			center(gr, o, mi, mean, alpha)
 			continue
 		}
 		v0, v1 := rowPair(vr, o)
@@ -309,7 +363,7 @@ func tangent(p *sdr.Problem, v, g *mat.Dense) {
 		uu, uw := 0.0, 0.0
 		for c := range r {
 			u := v0[c] - v1[c]
-			w := (g0[c] - g1[c]) / 2
+			w := alpha * (g0[c] - g1[c]) / 2
 			g0[c] = w
 			uu += u * u
 			uw += u * w
@@ -426,7 +480,7 @@ func (a *alm) tangent(x, g *mat.Dense) {
 	if a.bin {
 		sphereTangent(x, g)
 	} else {
-		tangent(a.prob, x, g)
+		tangent(a.prob, x, g, 1)
 	}
 }
 

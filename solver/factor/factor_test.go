@@ -113,11 +113,21 @@ func randomALM(prob *sdr.Problem, sigma float64, r int, rng *rand.Rand) (*alm, *
 
 // TestLagrangian checks eval against the augmented Lagrangian written with
 // sdr's own operators A and P (factor-form.md §2), and its gradient against
-// central differences along random directions of the affine set.
+// central differences along random directions of the affine set, on a model
+// with forbidden entries and on a grid large enough for terms and tangent
+// to run on two halves.
 func TestLagrangian(t *testing.T) {
-	prob := forbidden(t, 1)
+	checkLagrangian(t, forbidden(t, 1), 4)
+	big := grid(t, 46, 46, 3, 1)
+	if len(big.Edges) < splitTerms || big.N()*24 < splitTangent {
+		t.Fatalf("%d edges and %d rows: too small to split", len(big.Edges), big.N())
+	}
+	checkLagrangian(t, big, 24)
+}
+
+func checkLagrangian(t *testing.T, prob *sdr.Problem, rank int) {
 	r := rand.New(rand.NewPCG(5, 6))
-	a, v := randomALM(prob, 3.7, 4, r)
+	a, v := randomALM(prob, 3.7, rank, r)
 	n, c := v.Dims()
 	project(prob, v) // back onto the affine set (row 0 is zero after project)
 	v.Set(0, 0, 1)
@@ -150,7 +160,7 @@ func TestLagrangian(t *testing.T) {
 				d.Set(i, j, r.NormFloat64())
 			}
 		}
-		tangent(prob, v, d)
+		tangent(prob, v, d, 1)
 		const h = 1e-6
 		var vp, vm mat.Dense
 		vp.Add(v, scaled(h, d))
@@ -460,9 +470,9 @@ func TestSphere(t *testing.T) {
 			g.Set(i, col, r.NormFloat64())
 		}
 	}
-	tangent(prob, v, g)
+	tangent(prob, v, g, 1)
 	g2 := mat.DenseCopyOf(g)
-	tangent(prob, v, g2)
+	tangent(prob, v, g2, 1)
 	if !mat.EqualApprox(g, g2, 1e-14) {
 		t.Error("tangent is not idempotent")
 	}
