@@ -1,10 +1,13 @@
 package eigen
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -72,4 +75,49 @@ func BenchmarkLargestCold(b *testing.B) {
 		mv += res.MatVecs
 	}
 	b.ReportMetric(float64(mv)/float64(b.N), "matvecs/op")
+}
+
+// BenchmarkBasis times the reorthogonalization of one vector against 64
+// basis vectors (two products with the basis, twice), on two halves of the
+// entries ("split", from splitFrom on) and on one goroutine ("whole").
+func BenchmarkBasis(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{16384, 40000, 100000, 400000} {
+		l := &lanczos{n: n, q: newGeneral(64, n)}
+		for i := range l.q.Data {
+			l.q.Data[i] = rng.NormFloat64()
+		}
+		w := make([]float64, n)
+		for i := range w {
+			w[i] = rng.NormFloat64()
+		}
+		for _, split := range []bool{true, false} {
+			name := fmt.Sprintf("n=%d/whole", n)
+			if split {
+				name = fmt.Sprintf("n=%d/split", n)
+			}
+			b.Run(name, func(b *testing.B) {
+				if split && n < splitFrom {
+					b.Skip("below splitFrom")
+				}
+				for b.Loop() {
+					if split {
+						l.orthogonalize(w, 64)
+					} else {
+						orthogonalizeWhole(l, w, 64)
+					}
+				}
+			})
+		}
+	}
+}
+
+// orthogonalizeWhole is lanczos.orthogonalize on one goroutine.
+func orthogonalizeWhole(l *lanczos, w []float64, j int) {
+	q := l.basis(j, 0, l.n)
+	c := make([]float64, j)
+	for range 2 {
+		blas64.Gemv(blas.NoTrans, 1, q, blas64.Vector{N: l.n, Inc: 1, Data: w}, 0, blas64.Vector{N: j, Inc: 1, Data: c})
+		blas64.Gemv(blas.Trans, -1, q, blas64.Vector{N: j, Inc: 1, Data: c}, 1, blas64.Vector{N: l.n, Inc: 1, Data: w})
+	}
 }

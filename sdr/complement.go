@@ -111,7 +111,7 @@ func (p *Problem) ties(c []int) []tie {
 	for i, ci := range c {
 		ok := true
 		for _, inc := range p.adj[i] {
-			ed := &p.Edges[inc.edge]
+			ed := &p.Edges[inc.Edge]
 			ok = ok && !handled[ed.I] && !handled[ed.J] && ed.Forbidden == nil
 		}
 		if !ok {
@@ -123,12 +123,12 @@ func (p *Problem) ties(c []int) []tie {
 			local = append(local, p.C.Diag[i][a*m+a])
 		}
 		for _, inc := range p.adj[i] {
-			ed := &p.Edges[inc.edge]
+			ed := &p.Edges[inc.Edge]
 			for a := range m {
-				if inc.first {
-					local[a] += 2 * p.C.Edge[inc.edge][a*p.Card[ed.J]+c[ed.J]]
+				if inc.First {
+					local[a] += 2 * p.C.Edge[inc.Edge][a*p.Card[ed.J]+c[ed.J]]
 				} else {
-					local[a] += 2 * p.C.Edge[inc.edge][c[ed.I]*m+a]
+					local[a] += 2 * p.C.Edge[inc.Edge][c[ed.I]*m+a]
 				}
 			}
 		}
@@ -158,15 +158,15 @@ func (p *Problem) tieZ(z []float64, c []int, t tie) {
 	m, ci := p.Card[i], c[i]
 	delta := make([]float64, len(t.alt))
 	for _, inc := range p.adj[i] {
-		ed := &p.Edges[inc.edge]
-		blk := p.C.Edge[inc.edge]
+		ed := &p.Edges[inc.Edge]
+		blk := p.C.Edge[inc.Edge]
 		j, mj := ed.J, p.Card[ed.J]
-		if !inc.first {
+		if !inc.First {
 			j, mj = ed.I, p.Card[ed.I]
 		}
 		// q returns the index in the edge block of (ia, jb).
 		q := func(a, b int) int {
-			if inc.first {
+			if inc.First {
 				return a*mj + b
 			}
 			return b*m + a

@@ -126,10 +126,10 @@ func (s *Sym) mulRange(v0, v1 int, acc []float64) {
 		}
 		blockMul(s.Diag[i], m, 1, m, m, x.Data[o*xs:], xs, d.Data[o*ds:], ds, k)
 		for _, in := range p.adj[i] {
-			ed := &p.Edges[in.edge]
-			blk := s.Edge[in.edge]
+			ed := &p.Edges[in.Edge]
+			blk := s.Edge[in.Edge]
 			oi, oj, mi, mj := p.Offset[ed.I], p.Offset[ed.J], p.Card[ed.I], p.Card[ed.J]
-			if in.first {
+			if in.First {
 				blockMul(blk, mj, 1, mi, mj, x.Data[oj*xs:], xs, d.Data[oi*ds:], ds, k)
 			} else {
 				blockMul(blk, 1, mj, mj, mi, x.Data[oi*xs:], xs, d.Data[oj*ds:], ds, k)
@@ -190,10 +190,10 @@ func (s *Sym) mulRange1(v0, v1 int, acc []float64) {
 			dd[r*ds] = out
 		}
 		for _, in := range p.adj[i] {
-			ed := &p.Edges[in.edge]
-			blk := s.Edge[in.edge]
+			ed := &p.Edges[in.Edge]
+			blk := s.Edge[in.Edge]
 			oi, oj, mi, mj := p.Offset[ed.I], p.Offset[ed.J], p.Card[ed.I], p.Card[ed.J]
-			if in.first {
+			if in.First {
 				for a := range mi {
 					out := 0.0
 					for b, w := range blk[a*mj : (a+1)*mj] {
@@ -239,11 +239,11 @@ func (s *Sym) patternRange(v0, v1 int) {
 			}
 		}
 		for _, in := range p.adj[i] {
-			if !in.first {
+			if !in.First {
 				continue
 			}
-			ed := &p.Edges[in.edge]
-			blk := s.Edge[in.edge]
+			ed := &p.Edges[in.Edge]
+			blk := s.Edge[in.Edge]
 			oi, oj, mj := p.Offset[ed.I], p.Offset[ed.J], p.Card[ed.J]
 			for a := range p.Card[ed.I] {
 				ya := row(oi + a)

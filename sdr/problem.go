@@ -49,15 +49,19 @@ type Problem struct {
 	B     []float64 // right-hand side b, len Y.Len
 	Const float64   // the Pairwise's Const: energy = <C,Xbar> - Const
 
-	adj   [][]incidence // per variable, its edges
+	adj   [][]Incidence // per variable, its edges
 	split int           // first variable of the second half for 2-way parallel work
 }
 
-// incidence is an edge seen from one endpoint.
-type incidence struct {
-	edge  int
-	first bool // this endpoint is the edge's I
+// Incidence is an edge seen from one endpoint.
+type Incidence struct {
+	Edge  int  // index into Edges
+	First bool // this endpoint is the edge's I
 }
+
+// Incident returns the edges at variable i in the order of Edges (shared:
+// not to be modified).
+func (p *Problem) Incident(i int) []Incidence { return p.adj[i] }
 
 // N returns the order of Xbar, 1 + sum_i Card[i].
 func (p *Problem) N() int { return p.Offset[len(p.Card)] }
@@ -136,11 +140,11 @@ func Build(p *model.Pairwise) (*Problem, error) {
 	for i := range n {
 		prob.B[prob.IndexE1(i)] = 1
 	}
-	prob.adj = make([][]incidence, n)
+	prob.adj = make([][]Incidence, n)
 	for e := range prob.Edges {
 		ed := &prob.Edges[e]
-		prob.adj[ed.I] = append(prob.adj[ed.I], incidence{edge: e, first: true})
-		prob.adj[ed.J] = append(prob.adj[ed.J], incidence{edge: e, first: false})
+		prob.adj[ed.I] = append(prob.adj[ed.I], Incidence{Edge: e, First: true})
+		prob.adj[ed.J] = append(prob.adj[ed.J], Incidence{Edge: e, First: false})
 	}
 	prob.split = prob.balance()
 	prob.C = prob.cost()
@@ -180,7 +184,7 @@ func (p *Problem) balance() int {
 	for i, m := range p.Card {
 		w := m + m*m
 		for _, in := range p.adj[i] {
-			ed := &p.Edges[in.edge]
+			ed := &p.Edges[in.Edge]
 			w += p.Card[ed.I] * p.Card[ed.J]
 		}
 		work[i] = w

@@ -74,7 +74,6 @@ func (a *alm) eval(x, grad *mat.Dense) float64 {
 		a.patternU(x)
 		f := a.terms()
 		a.gradU(x, grad)
-		sphereTangent(x, grad)
 		return f
 	}
 	a.x.PatternOf(x)
@@ -333,19 +332,13 @@ func center(g blas64.General, o, m int, mean []float64, alpha float64) {
 func tangent(p *sdr.Problem, v, g *mat.Dense, alpha float64) {
 	vr, gr := v.RawMatrix(), g.RawMatrix()
 	clear(gr.Data[:gr.Cols])
-	n := len(p.Card)
-	if gr.Rows*gr.Cols < splitTangent {
-		tangentRange(p, vr, gr, alpha, 0, n)
-		return
-	}
-	halves.Run(func(h int) {
-		lo, hi := halves.Range(n, h)
-		tangentRange(p, vr, gr, alpha, lo, hi)
+	byHalves(len(p.Card), 0, gr.Rows*gr.Cols, func(i0, i1, _, _ int) {
+		tangentRange(p, vr, gr, alpha, i0, i1)
 	})
 }
 
-// splitTangent is the number of entries of V from which tangent runs on two
-// halves.
+// splitTangent is the number of entries of the iteration's point from which
+// tangent and the evaluation on U run on two halves (byHalves).
 const splitTangent = 1 << 17
 
 // tangentRange is tangent on variables [i0, i1).
@@ -500,15 +493,38 @@ func (a *alm) retract(x *mat.Dense) {
 }
 
 // sphereTangent removes from each row of g its component along the same
-// row of u.
+// row of u (on two halves of the rows from splitTangent entries on).
 func sphereTangent(u, g *mat.Dense) {
 	ur, gr := u.RawMatrix(), g.RawMatrix()
-	for i := range ur.Rows {
-		ui, gi := ur.Data[i*ur.Stride:i*ur.Stride+ur.Cols], gr.Data[i*gr.Stride:i*gr.Stride+gr.Cols]
-		if uu := floats.Dot(ui, ui); uu > 0 {
-			floats.AddScaled(gi, -floats.Dot(ui, gi)/uu, ui)
+	byHalves(ur.Rows, 0, ur.Rows*ur.Cols, func(i0, i1, _, _ int) {
+		for i := i0; i < i1; i++ {
+			sphereRow(rowOf(ur, i), rowOf(gr, i))
 		}
+	})
+}
+
+// sphereRow removes from g its component along u.
+func sphereRow(u, g []float64) {
+	if uu := floats.Dot(u, u); uu > 0 {
+		floats.AddScaled(g, -floats.Dot(u, g)/uu, u)
 	}
+}
+
+// rowOf returns row i of m.
+func rowOf(m blas64.General, i int) []float64 { return m.Data[i*m.Stride : i*m.Stride+m.Cols] }
+
+// byHalves calls f on the variables [0, n) and edges [0, ne), from
+// splitTangent entries on as two halves at once (package halves).
+func byHalves(n, ne, entries int, f func(i0, i1, e0, e1 int)) {
+	if entries < splitTangent {
+		f(0, n, 0, ne)
+		return
+	}
+	halves.Run(func(h int) {
+		i0, i1 := halves.Range(n, h)
+		e0, e1 := halves.Range(ne, h)
+		f(i0, i1, e0, e1)
+	})
 }
 
 // patternU sets a.x to V V^T on the pattern, V the factor of U: with v_0 =
@@ -518,50 +534,55 @@ func sphereTangent(u, g *mat.Dense) {
 func (a *alm) patternU(u *mat.Dense) {
 	p, x := a.prob, a.x
 	ur := u.RawMatrix()
-	row := func(i int) []float64 { return ur.Data[i*ur.Stride : i*ur.Stride+ur.Cols] }
 	x.Row0[0] = 1
-	for i := range p.Card {
-		ui, o := row(i), p.Offset[i]
-		u0, uu := ui[0], floats.Dot(ui, ui)
-		x.Row0[o], x.Row0[o+1] = (1+u0)/2, (1-u0)/2
-		d := x.Diag[i]
-		d[0], d[1], d[2], d[3] = (1+2*u0+uu)/4, (1-uu)/4, (1-uu)/4, (1-2*u0+uu)/4
-	}
-	for e := range p.Edges {
-		ed := &p.Edges[e]
-		ui, uj := row(ed.I), row(ed.J)
-		d, a0, b0 := floats.Dot(ui, uj), ui[0], uj[0]
-		blk := x.Edge[e]
-		blk[0], blk[1] = (1+a0+b0+d)/4, (1+a0-b0-d)/4
-		blk[2], blk[3] = (1-a0+b0-d)/4, (1-a0-b0+d)/4
-	}
+	byHalves(len(p.Card), len(p.Edges), ur.Rows*ur.Cols, func(i0, i1, e0, e1 int) {
+		for i := i0; i < i1; i++ {
+			ui, o := rowOf(ur, i), p.Offset[i]
+			u0, uu := ui[0], floats.Dot(ui, ui)
+			x.Row0[o], x.Row0[o+1] = (1+u0)/2, (1-u0)/2
+			d := x.Diag[i]
+			d[0], d[1], d[2], d[3] = (1+2*u0+uu)/4, (1-uu)/4, (1-uu)/4, (1-2*u0+uu)/4
+		}
+		for e := e0; e < e1; e++ {
+			ed := &p.Edges[e]
+			ui, uj := rowOf(ur, ed.I), rowOf(ur, ed.J)
+			d, a0, b0 := floats.Dot(ui, uj), ui[0], uj[0]
+			blk := x.Edge[e]
+			blk[0], blk[1] = (1+a0+b0+d)/4, (1+a0-b0-d)/4
+			blk[2], blk[3] = (1-a0+b0-d)/4, (1-a0-b0+d)/4
+		}
+	})
 }
 
 // gradU sets each row i of g to (m V)_i0 - (m V)_i1, the gradient of L in
-// u_i, V the factor of U: a row sum_b w_b v_jb of m V with v_jb = (e_1 +
-// s_b u_j)/2 is e_1 (w_0 + w_1)/2 + u_j (w_0 - w_1)/2, one update of a row
-// per edge end instead of four.
+// u_i, V the factor of U, moved to the tangent space of u_i's sphere: a
+// row sum_b w_b v_jb of m V with v_jb = (e_1 + s_b u_j)/2 is e_1 (w_0 +
+// w_1)/2 + u_j (w_0 - w_1)/2, one update of a row per edge end instead of
+// four. Each row is summed over its variable's edges (sdr.Incident), so
+// the halves of the rows run at once from splitTangent entries on.
 func (a *alm) gradU(u, g *mat.Dense) {
 	p, m := a.prob, a.m
 	ur, gr := u.RawMatrix(), g.RawMatrix()
-	urow := func(i int) []float64 { return ur.Data[i*ur.Stride : i*ur.Stride+ur.Cols] }
-	grow := func(i int) []float64 { return gr.Data[i*gr.Stride : i*gr.Stride+gr.Cols] }
-	for i := range p.Card {
-		o, d := p.Offset[i], m.Diag[i]
-		w0, w1 := d[0]-d[2], d[1]-d[3]
-		gi := grow(i)
-		floats.ScaleTo(gi, (w0-w1)/2, urow(i))
-		gi[0] += m.Row0[o] - m.Row0[o+1] + (w0+w1)/2
-	}
-	for e := range p.Edges {
-		ed := &p.Edges[e]
-		blk := m.Edge[e]
-		w0, w1 := blk[0]-blk[2], blk[1]-blk[3] // row I0 - row I1, columns J0, J1
-		x0, x1 := blk[0]-blk[1], blk[2]-blk[3] // column J0 - column J1, rows I0, I1
-		gi, gj := grow(ed.I), grow(ed.J)
-		floats.AddScaled(gi, (w0-w1)/2, urow(ed.J))
-		gi[0] += (w0 + w1) / 2
-		floats.AddScaled(gj, (x0-x1)/2, urow(ed.I))
-		gj[0] += (x0 + x1) / 2
-	}
+	byHalves(len(p.Card), 0, ur.Rows*ur.Cols, func(i0, i1, _, _ int) {
+		for i := i0; i < i1; i++ {
+			o, d := p.Offset[i], m.Diag[i]
+			w0, w1 := d[0]-d[2], d[1]-d[3]
+			ui, gi := rowOf(ur, i), rowOf(gr, i)
+			floats.ScaleTo(gi, (w0-w1)/2, ui)
+			gi[0] += m.Row0[o] - m.Row0[o+1] + (w0+w1)/2
+			for _, in := range p.Incident(i) {
+				ed, blk := &p.Edges[in.Edge], m.Edge[in.Edge]
+				if in.First { // row I0 - row I1, columns J0, J1
+					w0, w1 := blk[0]-blk[2], blk[1]-blk[3]
+					floats.AddScaled(gi, (w0-w1)/2, rowOf(ur, ed.J))
+					gi[0] += (w0 + w1) / 2
+				} else { // column J0 - column J1, rows I0, I1
+					w0, w1 := blk[0]-blk[1], blk[2]-blk[3]
+					floats.AddScaled(gi, (w0-w1)/2, rowOf(ur, ed.I))
+					gi[0] += (w0 + w1) / 2
+				}
+			}
+			sphereRow(ui, gi)
+		}
+	})
 }

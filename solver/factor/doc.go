@@ -23,8 +23,9 @@
 // (BENCHMARKS.md, "Binary variables on the sphere"). When every variable
 // is binary the iteration runs on U = (u_i) itself, n rows instead of 2n +
 // 1 (alm.point): an edge's four products come from one product u_i . u_j,
-// the gradient's rows from one update per edge end (alm.patternU, gradU),
-// and the L-BFGS's vectors are half as long.
+// the gradient's rows from one update per edge end (alm.patternU, gradU;
+// each row summed over its own edges, so that halves of the rows run at
+// once), and the L-BFGS's vectors are half as long.
 //
 // # The iteration
 //
@@ -38,8 +39,10 @@
 // minimized by L-BFGS with an Armijo line search (one evaluation of L and
 // its gradient costs two passes over the sparsity pattern, r columns each:
 // sdr.Sym.PatternOf and MulMat). On large problems every pass runs on two
-// halves at once: the pattern's, the penalty terms' (alm.terms), the
-// tangent projection's and the L-BFGS's over its vectors (package lbfgs);
+// halves at once: the pattern's (or on U patternU's and gradU's), the
+// penalty terms' (alm.terms), the tangent projection's, the L-BFGS's over
+// its vectors (package lbfgs) and the certificates' reorthogonalization
+// (package eigen);
 // on the 100k-variable 5-label grid an L-BFGS iteration took 0.62 of the
 // time it took with only the pattern's passes split (BENCHMARKS.md, "The
 // L-BFGS on both cores").

@@ -556,11 +556,20 @@ func TestClosing(t *testing.T) {
 // TestBinaryPoint checks the iteration on U of all-binary models against
 // the one on V: the same L, the gradient in u_i equal to the tangent
 // gradient's row i0, central differences along the spheres, and point and
-// factor inverse to each other.
+// factor inverse to each other; the second model is large enough for the
+// evaluation on U to run on two halves.
 func TestBinaryPoint(t *testing.T) {
-	prob := binary(t, 15, 3, 2)
+	big := binary(t, 20000, 3, 2)
+	if len(big.Card)*8 < splitTangent {
+		t.Fatalf("%d variables at rank 8: too few to split", len(big.Card))
+	}
+	checkBinaryPoint(t, binary(t, 15, 3, 2), 5)
+	checkBinaryPoint(t, big, 8)
+}
+
+func checkBinaryPoint(t *testing.T, prob *sdr.Problem, rank int) {
 	r := rand.New(rand.NewPCG(3, 4))
-	a, v := randomALM(prob, 2.9, 5, r)
+	a, v := randomALM(prob, 2.9, rank, r)
 	if !a.bin {
 		t.Fatal("an all-binary model does not run on U")
 	}
