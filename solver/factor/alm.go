@@ -558,7 +558,7 @@ func (a *alm) patternU(u *mat.Dense) {
 // u_i, V the factor of U, moved to the tangent space of u_i's sphere: a
 // row sum_b w_b v_jb of m V with v_jb = (e_1 + s_b u_j)/2 is e_1 (w_0 +
 // w_1)/2 + u_j (w_0 - w_1)/2, one update of a row per edge end instead of
-// four. Each row is summed over its variable's edges (sdr.Incident), so
+// four. Each row is summed over its variable's edges (Problem.Incident), so
 // the halves of the rows run at once from splitTangent entries on.
 func (a *alm) gradU(u, g *mat.Dense) {
 	p, m := a.prob, a.m

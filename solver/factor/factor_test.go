@@ -670,3 +670,21 @@ func TestTailInner(t *testing.T) {
 		t.Fatalf("no inner solve used the longer cap in %d outer iterations", len(its))
 	}
 }
+
+// TestPairs: Memory 0 keeps 10 L-BFGS pairs below longPoint entries and 5
+// from there; a set Memory is kept.
+func TestPairs(t *testing.T) {
+	for _, c := range []struct{ mem, n, want int }{{0, longPoint - 1, 10}, {0, longPoint, 5}, {7, longPoint, 7}, {3, 10, 3}} {
+		if got := pairs(c.mem, c.n); got != c.want {
+			t.Errorf("pairs(%d, %d) = %d, want %d", c.mem, c.n, got, c.want)
+		}
+	}
+	s := DefaultSettings()
+	if err := s.check(); err != nil {
+		t.Fatal(err)
+	}
+	s.Memory = -1
+	if s.check() == nil {
+		t.Error("Memory -1 accepted")
+	}
+}

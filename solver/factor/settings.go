@@ -27,7 +27,11 @@ type Settings struct {
 
 	Sigma0   float64 // initial penalty, on costs scaled to a largest entry of 1
 	SigmaMax float64 // largest penalty
-	Memory   int     // L-BFGS pairs
+
+	// Memory is the number of L-BFGS pairs; 0 chooses by the length of
+	// the iteration's point: 10, or 5 from 131,072 entries on, where the
+	// two-loop recursion streams its pairs from memory (pairs).
+	Memory int
 
 	// A certificate computes the CertifyRank smallest eigenpairs of the
 	// compressed slack to relative tolerance CertifyTol with at most
@@ -67,7 +71,7 @@ func DefaultSettings() Settings {
 	return Settings{
 		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 2500, InnerIter: 100,
 		Rank: 8, MaxRank: 64,
-		Sigma0: 10, SigmaMax: 1e7, Memory: 10,
+		Sigma0: 10, SigmaMax: 1e7,
 		CertifyRank: 8, CertifyTol: 1e-6, CertifyMaxIter: 100, CloseIter: 300,
 		ProbeEvery: 1, ProbeTol: 0.1,
 	}
@@ -83,8 +87,8 @@ func (s *Settings) check() error {
 		return fmt.Errorf("factor: ranks must satisfy 1 <= Rank <= MaxRank (got %d, %d)", s.Rank, s.MaxRank)
 	case !(s.Sigma0 > 0) || !(s.SigmaMax >= s.Sigma0) || math.IsInf(s.Sigma0, 0):
 		return fmt.Errorf("factor: penalties must satisfy 0 < Sigma0 <= SigmaMax (got %g, %g)", s.Sigma0, s.SigmaMax)
-	case s.Memory < 1 || s.CertifyRank < 1 || s.CertifyMaxIter < 1:
-		return fmt.Errorf("factor: Memory, CertifyRank and CertifyMaxIter must be positive")
+	case s.Memory < 0 || s.CertifyRank < 1 || s.CertifyMaxIter < 1:
+		return fmt.Errorf("factor: CertifyRank and CertifyMaxIter must be positive, Memory not negative")
 	case s.CloseIter < 0:
 		return fmt.Errorf("factor: CloseIter must be nonnegative (got %d)", s.CloseIter)
 	case !(s.CertifyTol > 0):
