@@ -83,14 +83,7 @@ func BenchmarkLargestCold(b *testing.B) {
 func BenchmarkBasis(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{16384, 40000, 100000, 400000} {
-		l := &lanczos{n: n, q: newGeneral(64, n)}
-		for i := range l.q.Data {
-			l.q.Data[i] = rng.NormFloat64()
-		}
-		w := make([]float64, n)
-		for i := range w {
-			w[i] = rng.NormFloat64()
-		}
+		l, w := randomBasis(n, 64, rng)
 		for _, split := range []bool{true, false} {
 			name := fmt.Sprintf("n=%d/whole", n)
 			if split {

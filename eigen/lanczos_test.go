@@ -214,14 +214,7 @@ func TestLanczosSplit(t *testing.T) {
 		}
 	}
 
-	l := &lanczos{n: n, q: newGeneral(5, n)}
-	for i := range l.q.Data {
-		l.q.Data[i] = rng.NormFloat64()
-	}
-	w := make([]float64, n)
-	for i := range w {
-		w[i] = rng.NormFloat64()
-	}
+	l, w := randomBasis(n, 5, rng)
 	c := make([]float64, 5)
 	l.project(c, w, 5)
 	for r := range 5 {
@@ -237,4 +230,18 @@ func TestLanczosSplit(t *testing.T) {
 	if !floats.EqualApprox(w, want, 1e-12) {
 		t.Error("subtract differs from the plain sums")
 	}
+}
+
+// randomBasis returns a Lanczos state whose basis holds j random vectors
+// of n entries (not orthonormal: for the products alone) and a random w.
+func randomBasis(n, j int, rng *rand.Rand) (*lanczos, []float64) {
+	l := &lanczos{n: n, q: newGeneral(j, n)}
+	for i := range l.q.Data {
+		l.q.Data[i] = rng.NormFloat64()
+	}
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = rng.NormFloat64()
+	}
+	return l, w
 }
