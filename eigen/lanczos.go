@@ -125,14 +125,9 @@ func (l *lanczos) project(c, w []float64, j int) {
 // subtract sets w to w - Q_j^T c; from splitFrom entries on, each half of
 // the entries on its own goroutine.
 func (l *lanczos) subtract(w, c []float64, j int) {
-	gemv := func(lo, hi int) {
+	halves.Each(l.n, splitFrom, func(lo, hi int) {
 		blas64.Gemv(blas.Trans, -1, l.basis(j, lo, hi), blas64.Vector{N: j, Inc: 1, Data: c}, 1, blas64.Vector{N: hi - lo, Inc: 1, Data: w[lo:hi]})
-	}
-	if l.n < splitFrom {
-		gemv(0, l.n)
-		return
-	}
-	halves.Run(func(h int) { gemv(halves.Range(l.n, h)) })
+	})
 }
 
 // ritz diagonalizes h on the first j basis vectors.

@@ -22,3 +22,13 @@ func Range(n, h int) (lo, hi int) {
 	}
 	return n / 2, n
 }
+
+// Each calls f(0, n) when n < from, else f on the two halves of [0, n) at
+// once (Run).
+func Each(n, from int, f func(lo, hi int)) {
+	if n < from {
+		f(0, n)
+		return
+	}
+	Run(func(h int) { f(Range(n, h)) })
+}

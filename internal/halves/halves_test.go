@@ -20,3 +20,30 @@ func TestRun(t *testing.T) {
 		}
 	}
 }
+
+// TestEach: below from one call covers [0, n); from there on the two
+// halves do, each once.
+func TestEach(t *testing.T) {
+	for _, c := range []struct{ n, from, calls int }{{10, 11, 1}, {11, 11, 2}, {7, 2, 2}} {
+		seen := make([]int, c.n)
+		var calls [2]int
+		Each(c.n, c.from, func(lo, hi int) {
+			h := 0
+			if lo > 0 {
+				h = 1
+			}
+			calls[h]++
+			for i := lo; i < hi; i++ {
+				seen[i]++
+			}
+		})
+		for i, k := range seen {
+			if k != 1 {
+				t.Fatalf("n %d from %d: index %d covered %d times", c.n, c.from, i, k)
+			}
+		}
+		if calls[0]+calls[1] != c.calls {
+			t.Errorf("n %d from %d: %d calls, want %d", c.n, c.from, calls[0]+calls[1], c.calls)
+		}
+	}
+}

@@ -184,7 +184,7 @@ func (m *Minimizer) Minimize(f Func, tol float64, iters int, stop func() bool) i
 		}
 		var ft float64
 		for ls := 0; ; ls++ {
-			each(len(m.X), func(lo, hi int) { floats.AddScaledTo(m.xt[lo:hi], m.X[lo:hi], t, m.d[lo:hi]) })
+			halves.Each(len(m.X), splitFrom, func(lo, hi int) { floats.AddScaledTo(m.xt[lo:hi], m.X[lo:hi], t, m.d[lo:hi]) })
 			f.Retract(m.xt)
 			ft = f.Eval(m.xt, m.gt)
 			if ft <= m.F+c1*t*gd {
@@ -204,7 +204,7 @@ func (m *Minimizer) Minimize(f Func, tol float64, iters int, stop func() bool) i
 			}
 			t = max(0.1*t, min(0.5*t, q))
 		}
-		each(len(m.X), func(lo, hi int) {
+		halves.Each(len(m.X), splitFrom, func(lo, hi int) {
 			floats.SubTo(m.sbuf[lo:hi], m.xt[lo:hi], m.X[lo:hi])
 			floats.SubTo(m.ybuf[lo:hi], m.gt[lo:hi], m.G[lo:hi])
 		})

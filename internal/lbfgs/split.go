@@ -14,16 +14,6 @@ import (
 // 0.65 at 8 million; at 102,408 the two took as long (BenchmarkDirection).
 const splitFrom = 1 << 17
 
-// each runs f on entries [lo, hi) of vectors of length n: once, or on the
-// two halves at once.
-func each(n int, f func(lo, hi int)) {
-	if n < splitFrom {
-		f(0, n)
-		return
-	}
-	halves.Run(func(h int) { f(halves.Range(n, h)) })
-}
-
 // dot returns x . y, summed over the halves of each.
 func dot(x, y []float64) float64 {
 	if len(x) < splitFrom {
