@@ -50,8 +50,10 @@ the Lagrangian's Hessian diagonal); certificates by thick-restart
 Lanczos, the last one after a longer closing inner solve at the
 final multipliers when the bound is loose; rounding and probes as
 for sdpad. 45x faster than sdpad-lr on Potts grids, Grids_20 to
-1e-4 in 8 s, a 100k-variable 5-label grid to a 0.14% certified
-gap in 30 minutes on 2 cores; loose bounds on the dense
+1e-4 in 8 s, a 100k-variable 5-label grid to the 1e-3 protocol in
+17-19 minutes and a 0.11% certified gap in 30 on 2 cores; the
+protocol measured at the dual point shifted along A*(w) = I that
+balances its gap and dinf; loose bounds on the dense
 object-detection models and ORIENT (BENCHMARKS.md)`,
 		func(*Settings) relax.Solver { return factor.Relaxer{} }))
 }

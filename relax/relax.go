@@ -78,9 +78,9 @@ type Solution struct {
 
 	PrimalObjective     float64 // <C, Xbar>
 	DualObjective       float64 // -<b, y>
-	Gap                 float64 // §8
+	Gap                 float64 // §8, as the solver's stopping rule measures it (factor: at a shift of y, factor.Result.Shift)
 	PrimalInfeasibility float64 // §8
-	DualInfeasibility   float64 // §8, as the solver's stopping rule measures it (sdpad: against the face's dual cone)
+	DualInfeasibility   float64 // §8, as the solver's stopping rule measures it (sdpad: against the face's dual cone; factor: on the face, at the shifted y)
 
 	Iterations int
 	Restarts   int     // restarts of the iteration, if the solver has them

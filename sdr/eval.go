@@ -3,6 +3,7 @@ package sdr
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -164,30 +165,22 @@ func (p *Problem) CertifyEigen(y, z, full, face []float64) (Certificate, error) 
 // the k smallest eigenvalue estimates, ascending, and lambda is a lower bound
 // on the smallest eigenvalue (eigen.LowerBound: a Ritz value less its
 // residual). The bounds use lambda - Margin. The dual infeasibility is
-// bounded from above by the norm of the negative vals plus, when vals[k-1]
-// < 0, (order - k) vals[k-1]^2 for the eigenvalues not computed.
+// bounded from above as in partialInf.
 func (p *Problem) CertifyPartial(y, z, vals []float64, lambda float64, face bool) (Certificate, error) {
 	if err := p.checkDual(y, z); err != nil {
 		return Certificate{}, err
 	}
-	order := p.N()
-	if face {
-		order -= p.NumVars()
-	}
+	order := p.slackOrder(face)
 	if len(vals) == 0 || len(vals) > order || math.IsNaN(lambda) {
 		return Certificate{}, fmt.Errorf("sdr: partial certificate from %d eigenvalues of %d, lambda %v", len(vals), order, lambda)
 	}
-	c := p.newCertificate(y, z)
-	neg := 0.0
 	for _, v := range vals {
 		if math.IsNaN(v) {
 			return Certificate{}, fmt.Errorf("sdr: NaN eigenvalue of the dual slack")
 		}
-		neg += min(0, v) * min(0, v)
 	}
-	last := min(0, vals[len(vals)-1])
-	neg += float64(order-len(vals)) * last * last
-	inf := math.Sqrt(neg) / (1 + p.C.Norm())
+	c := p.newCertificate(y, z)
+	inf := p.partialInf(vals, order, 0)
 	if face {
 		c.LambdaMinFace, c.FaceDualInfeasibility = vals[0], inf
 	} else {
@@ -196,6 +189,78 @@ func (p *Problem) CertifyPartial(y, z, vals []float64, lambda float64, face bool
 	c.LowerBound, c.EnergyBound = p.Bound(y, min(lambda, vals[0])-c.Margin)
 	return c, nil
 }
+
+// slackOrder is the order of S' (face false) or of U^T S' U (face true).
+func (p *Problem) slackOrder(face bool) int {
+	if face {
+		return p.N() - p.NumVars()
+	}
+	return p.N()
+}
+
+// partialInf bounds §8's dual infeasibility of a slack of the given order
+// whose smallest eigenvalues are estimated by vals + t: the norm of the
+// negative ones and, for each of the order - len(vals) not computed, the
+// largest of them if negative, over 1 + ||C||_F.
+func (p *Problem) partialInf(vals []float64, order int, t float64) float64 {
+	neg, last := 0.0, math.Inf(-1)
+	for _, v := range vals {
+		neg += min(0, v+t) * min(0, v+t)
+		last = max(last, v+t)
+	}
+	last = min(0, last)
+	neg += float64(order-len(vals)) * last * last
+	return math.Sqrt(neg) / (1 + p.C.Norm())
+}
+
+// ShiftDual returns y + t w, where w is 1 on E0 and on every E1_i and E2_ia
+// and 0 elsewhere: A*(w) = I and <b,w> = n+1, so the slack of y + t w is
+// S' + t I (on the face, U^T S' U + t I) and its dual objective
+// -<b,y> - (n+1) t. This is the identity behind §9's bound, which is the
+// dual objective of y + t w at t = -lambda_min.
+func (p *Problem) ShiftDual(y []float64, t float64) []float64 {
+	s := append([]float64(nil), y...)
+	s[0] += t
+	for k := p.Y.E1; k < p.Y.E3; k++ {
+		s[k] += t
+	}
+	return s
+}
+
+// BestShift returns a t >= 0 for which ShiftDual(y, t) has a small larger
+// of §8's gap to pobj and dual infeasibility (the smallest over 0, -v for
+// the negative estimates v in vals, and shiftGrid steps up to -min(vals)),
+// with those two. vals estimates the smallest eigenvalues of the slack of
+// y (on the face when face is true), dobj is -<b,y>, and the dual
+// infeasibility is bounded from vals + t as in CertifyPartial. A shift
+// trades dual infeasibility for gap: at t = -max(vals) the eigenvalues not
+// computed no longer count, at t = -min(vals) none do.
+func (p *Problem) BestShift(pobj, dobj float64, vals []float64, face bool) (t, gap, dinf float64) {
+	order, n1 := p.slackOrder(face), float64(p.NumVars()+1)
+	gap, dinf = Gap(pobj, dobj), p.partialInf(vals, order, 0)
+	try := func(s float64) {
+		g, d := Gap(pobj, dobj-n1*s), p.partialInf(vals, order, s)
+		if max(g, d) < max(gap, dinf) {
+			t, gap, dinf = s, g, d
+		}
+	}
+	top := -slices.Min(vals)
+	if !(top > 0) {
+		return 0, gap, dinf
+	}
+	for j := 1; j <= shiftGrid; j++ {
+		try(top * float64(j) / shiftGrid)
+	}
+	for _, v := range vals {
+		if v < 0 {
+			try(-v)
+		}
+	}
+	return t, gap, dinf
+}
+
+// shiftGrid is the number of equal steps BestShift tries.
+const shiftGrid = 64
 
 // newCertificate returns a certificate with its rounding margin set and
 // the eigenvalue figures NaN.

@@ -104,3 +104,77 @@ func TestProtocolMeasures(t *testing.T) {
 		t.Fatalf("Gap = %v", g)
 	}
 }
+
+// TestShiftDual: y + t w moves the slack by t I and the dual objective by
+// -(n+1) t; BestShift's gap and dual infeasibility are the shifted point's
+// (dense oracle): exactly from all the face eigenvalues, bounded from above
+// from the smallest three; its larger is never above the unshifted point's.
+func TestShiftDual(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	shifted := 0
+	for _, p := range randProblems(t, 8, 30) {
+		y, z := randVec(r, p.Y.Len), randVec(r, p.NumZ)
+		for k := range z {
+			z[k] = math.Abs(z[k])
+		}
+		const sh = 0.37
+		ys := p.ShiftDual(y, sh)
+		s, ss := NewSym(p), NewSym(p)
+		p.DualSlack(s, y, z)
+		p.DualSlack(ss, ys, z)
+		d, ds := s.ToDense(), ss.ToDense()
+		for i := range p.N() {
+			for j := range p.N() {
+				want := d.At(i, j)
+				if i == j {
+					want += sh
+				}
+				if math.Abs(ds.At(i, j)-want) > 1e-12 {
+					t.Fatalf("shifted slack [%d,%d] = %v, want %v", i, j, ds.At(i, j), want)
+				}
+			}
+		}
+		dobj := p.DualObjective(y)
+		if got, want := p.DualObjective(ys), dobj-float64(p.NumVars()+1)*sh; !near(got, want, 1e-13) {
+			t.Fatalf("shifted dual objective %v, want %v", got, want)
+		}
+		face := p.Face()
+		sf := mat.NewSymDense(face.Dim(), nil)
+		face.Compress(sf, d)
+		var es mat.EigenSym
+		if !es.Factorize(sf, false) {
+			t.Fatal("eigenvalues did not converge")
+		}
+		vals := es.Values(nil)
+		c0, err := p.Certify(y, z)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range []float64{-1, 0, 0.5, 2} {
+			pobj := dobj + u*float64(p.NumVars()+1)*vals[0]
+			for _, k := range []int{len(vals), min(3, len(vals))} {
+				tt, gap, dinf := p.BestShift(pobj, dobj, vals[:k], true)
+				ysh := p.ShiftDual(y, tt)
+				c, err := p.Certify(ysh, z)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !near(gap, Gap(pobj, p.DualObjective(ysh)), 1e-12) {
+					t.Fatalf("shift %v: gap %v, the shifted point's %v", tt, gap, Gap(pobj, p.DualObjective(ysh)))
+				}
+				if k == len(vals) && !near(dinf, c.FaceDualInfeasibility, 1e-9) || dinf < c.FaceDualInfeasibility-1e-12 {
+					t.Fatalf("shift %v from %d of %d eigenvalues: dinf %v, the shifted point's %v", tt, k, len(vals), dinf, c.FaceDualInfeasibility)
+				}
+				if k == len(vals) && max(gap, dinf) > max(Gap(pobj, dobj), c0.FaceDualInfeasibility)*(1+1e-12) {
+					t.Fatalf("shift %v: max(gap, dinf) = %v above the unshifted %v", tt, max(gap, dinf), max(Gap(pobj, dobj), c0.FaceDualInfeasibility))
+				}
+				if tt > 0 {
+					shifted++
+				}
+			}
+		}
+	}
+	if shifted == 0 {
+		t.Fatal("no test case chose a shift")
+	}
+}

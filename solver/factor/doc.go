@@ -86,6 +86,18 @@
 // few outer iterations before, and at the end; the SDR driver
 // (relax/driver) refines the best one (certify.Refine).
 //
+// The protocol (§8) is measured at a shift of that point, y + t w with
+// A*(w) = I (sdr.BestShift): its slack is S + t I, its dual objective
+// lower by (n+1) t. A certificate computes only the 8 smallest eigenvalues
+// of U^T S U, of order N - n, so its dinf must count every eigenvalue not
+// computed as the 8th: at scale that tail is almost all of it (the
+// 100 x 100 5-label grid at iteration 12: 5.1e-3, of which the 8 computed
+// give 9e-5). At t = -lambda_8 the tail is gone and the gap grows by
+// (n+1) |lambda_8| instead, 2.7 times less on that grid and on the 100k
+// one; BestShift takes the t that balances the two (Result.Shift). Y
+// stays the multipliers' point, and sigma, the inner tolerance and the
+// probes still follow its own dinf and gap.
+//
 // Those multipliers come from inner solves capped at InnerIter, whose
 // slack keeps many small negative eigenvalues (Grids_20 at the stop: more
 // than 32, down to -2e-3 on costs scaled to 1), each costing the bound n+1

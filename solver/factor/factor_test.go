@@ -641,11 +641,13 @@ func TestClosingCut(t *testing.T) {
 
 // TestTailInner: inner solves are capped at InnerIter until the primal
 // infeasibility is within the tolerance and at tailInner times that after,
-// and the longer cap is used; the run still reaches the protocol.
+// and the longer cap is used; the run still reaches the protocol. Sigma0
+// 40 puts the primal side ahead of the dual, so that the run has outer
+// iterations after its primal infeasibility is within the tolerance.
 func TestTailInner(t *testing.T) {
 	p := grid(t, 20, 20, 5, 5)
 	s := DefaultSettings()
-	s.Tol, s.InnerIter = 1e-3, 30
+	s.Tol, s.InnerIter, s.Sigma0 = 1e-3, 30, 40
 	var its []Iterate
 	s.Monitor = func(it *Iterate) { its = append(its, *it) }
 	res, err := Solve(context.Background(), p, s)
@@ -686,5 +688,45 @@ func TestPairs(t *testing.T) {
 	s.Memory = -1
 	if s.check() == nil {
 		t.Error("Memory -1 accepted")
+	}
+}
+
+// TestShiftedProtocol: the reported gap and dinf are those of the dual
+// point ShiftDual(Y, Shift), against its dense certificate, on runs cut
+// after a few outer iterations (certified at the iteration limit).
+func TestShiftedProtocol(t *testing.T) {
+	shifted := 0
+	for _, tc := range []struct {
+		name string
+		p    *sdr.Problem
+	}{{"binary", binary(t, 40, 3, 5)}, {"grid6x6x3", grid(t, 6, 6, 3, 6)}, {"forbidden", forbidden(t, 3)}} {
+		for outer := 1; outer <= 6; outer++ {
+			s := DefaultSettings()
+			s.Tol, s.TolLoose, s.MaxIter, s.InnerIter, s.CloseIter = 1e-7, 1e-7, outer, 10, 0
+			res, err := Solve(context.Background(), tc.p, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.IsNaN(res.DualInfeasibility) || res.Shift < 0 {
+				t.Fatalf("%s after %d: dinf %v, shift %v", tc.name, outer, res.DualInfeasibility, res.Shift)
+			}
+			ys := tc.p.ShiftDual(res.Y, res.Shift)
+			c, err := tc.p.Certify(ys, res.Z)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g := sdr.Gap(res.PrimalObjective, tc.p.DualObjective(ys)); math.Abs(g-res.Gap) > 1e-12*(1+g) {
+				t.Errorf("%s after %d: gap %v, the shifted point's %v", tc.name, outer, res.Gap, g)
+			}
+			if res.DualInfeasibility < c.FaceDualInfeasibility*(1-1e-3)-1e-12 {
+				t.Errorf("%s after %d: dinf %v below the shifted point's %v", tc.name, outer, res.DualInfeasibility, c.FaceDualInfeasibility)
+			}
+			if res.Shift > 0 {
+				shifted++
+			}
+		}
+	}
+	if shifted == 0 {
+		t.Fatal("no run chose a shift")
 	}
 }

@@ -113,9 +113,9 @@ type Iterate struct {
 	Inner               int     // L-BFGS iterations so far
 	PrimalObjective     float64 // <C, V V^T>
 	DualObjective       float64 // -<b, y>
-	Gap                 float64 // §8
+	Gap                 float64 // §8, at the shifted dual point (Result.Shift)
 	PrimalInfeasibility float64 // §8
-	DualInfeasibility   float64 // §8 on the face (sdr.Certificate.FaceDualInfeasibility)
+	DualInfeasibility   float64 // §8 on the face, at the shifted dual point
 	Bound               float64 // best certified lower bound on min <C,Xbar> so far
 	Rank                int
 	Sigma               float64
@@ -135,10 +135,15 @@ type Result struct {
 	BestZ  []float64
 
 	PrimalObjective     float64
-	DualObjective       float64
-	Gap                 float64
+	DualObjective       float64 // -<b, Y>
+	Gap                 float64 // at ShiftDual(Y, Shift), whose dual objective is DualObjective - (n+1) Shift
 	PrimalInfeasibility float64
-	DualInfeasibility   float64 // on the minimal face
+	DualInfeasibility   float64 // on the minimal face, at ShiftDual(Y, Shift)
+
+	// Shift is the t >= 0 at which the protocol (§8) measures the last
+	// iterate's dual point: sdr.Problem.ShiftDual(Y, t), whose slack is
+	// Y's plus t I (sdr.Problem.BestShift; 0 when not certified).
+	Shift float64
 
 	Iterations  int // outer iterations
 	Inner       int // L-BFGS iterations

@@ -82,7 +82,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	innerTol, prevViol := 1e-1, math.Inf(1)
 	proven := false // by the probe
 	if s.Verbose != nil {
-		fmt.Fprintf(s.Verbose, "factor ALM: N = %d, n = %d, %d nonnegative products, rank %d, tol %.0e; objective and bound are energies\n",
+		fmt.Fprintf(s.Verbose, "factor ALM: N = %d, n = %d, %d nonnegative products, rank %d, tol %.0e; objective and bound are energies, gap and dinf at the shifted dual point\n",
 			prob.N(), prob.NumVars(), prob.NumZ, v.RawMatrix().Cols, s.Tol)
 		fmt.Fprintf(s.Verbose, "%5s %7s %4s %8s %17s %17s %9s %9s %9s %8s\n",
 			"iter", "inner", "rank", "sigma", "objective", "bound", "gap", "pinf", "dinf", "time")
@@ -103,7 +103,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		res.DualObjective = prob.DualObjective(y)
 		res.Gap = sdr.Gap(res.PrimalObjective, res.DualObjective)
 		res.PrimalInfeasibility = prob.PrimalInfeasibility(a.x, ax, px)
-		res.DualInfeasibility = math.NaN()
+		res.DualInfeasibility, res.Shift = math.NaN(), 0
 		var cert sdr.Certificate
 		var vecs *mat.Dense
 		var vals []float64
@@ -111,11 +111,16 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		if !stop() && (res.PrimalInfeasibility <= s.Tol || res.PrimalInfeasibility <= certifyFrom*s.Tol && k%certifyEvery == 0 || k >= s.MaxIter) {
 			cert, vecs, vals, err = cf.certify(y, z, s.CertifyTol, s.CertifyMaxIter, s.Seed+uint64(k), stop)
 		}
+		// The multipliers' own gap and dinf steer sigma, the inner tolerance
+		// and the probes; the protocol measures a shift of them (the package
+		// doc, "Certificates").
+		gap0, dinf0 := res.Gap, math.NaN()
 		if err == nil {
-			res.DualInfeasibility = cert.FaceDualInfeasibility
+			dinf0 = cert.FaceDualInfeasibility
 			if cert.LowerBound > res.SDRBound {
 				res.SDRBound, res.EnergyBound, res.BestY, res.BestZ = cert.LowerBound, cert.EnergyBound, y, z
 			}
+			res.Shift, res.Gap, res.DualInfeasibility = prob.BestShift(res.PrimalObjective, res.DualObjective, vals, true)
 		}
 		res.Factor, res.Rank = v, v.RawMatrix().Cols
 		res.Evaluations, res.Time = a.evals, time.Since(t0)
@@ -136,7 +141,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		switch {
 		case ok(s.Tol):
 			res.Status = solver.Solved
-		case s.Probe != nil && k%s.ProbeEvery == 0 && res.Gap <= s.ProbeTol && res.PrimalInfeasibility <= s.ProbeTol:
+		case s.Probe != nil && k%s.ProbeEvery == 0 && gap0 <= s.ProbeTol && res.PrimalInfeasibility <= s.ProbeTol:
 			res.Marginals = prob.Marginals(column0(v))
 			if proven = s.Probe(res); proven {
 				res.Status = solver.Solved
@@ -169,13 +174,13 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		// primal side is ahead of the dual (sigmaBalance).
 		if converged && viol > sigmaProgress*prevViol {
 			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
-		} else if res.PrimalInfeasibility <= s.Tol && res.PrimalInfeasibility < sigmaBalance*res.DualInfeasibility {
+		} else if res.PrimalInfeasibility <= s.Tol && res.PrimalInfeasibility < sigmaBalance*dinf0 {
 			a.sigma = max(a.sigma/sigmaGrowth, s.Sigma0)
 		}
 		prevViol = viol
 		innerTol = min(innerTol, viol)
 		if err == nil {
-			innerTol = min(innerTol, tailDual*res.DualInfeasibility)
+			innerTol = min(innerTol, tailDual*dinf0)
 		}
 		innerTol = max(1e-3*s.Tol, innerTol)
 		if grow > 0 {
