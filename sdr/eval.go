@@ -165,7 +165,7 @@ func (p *Problem) CertifyEigen(y, z, full, face []float64) (Certificate, error) 
 // the k smallest eigenvalue estimates, ascending, and lambda is a lower bound
 // on the smallest eigenvalue (eigen.LowerBound: a Ritz value less its
 // residual). The bounds use lambda - Margin. The dual infeasibility is
-// bounded from above as in partialInf.
+// bounded from above by partialNeg over 1 + ||C||_F.
 func (p *Problem) CertifyPartial(y, z, vals []float64, lambda float64, face bool) (Certificate, error) {
 	if err := p.checkDual(y, z); err != nil {
 		return Certificate{}, err
@@ -180,7 +180,7 @@ func (p *Problem) CertifyPartial(y, z, vals []float64, lambda float64, face bool
 		}
 	}
 	c := p.newCertificate(y, z)
-	inf := p.partialInf(vals, order, 0)
+	inf := partialNeg(vals, order, 0) / (1 + p.C.Norm())
 	if face {
 		c.LambdaMinFace, c.FaceDualInfeasibility = vals[0], inf
 	} else {
@@ -198,11 +198,11 @@ func (p *Problem) slackOrder(face bool) int {
 	return p.N()
 }
 
-// partialInf bounds §8's dual infeasibility of a slack of the given order
-// whose smallest eigenvalues are estimated by vals + t: the norm of the
-// negative ones and, for each of the order - len(vals) not computed, the
-// largest of them if negative, over 1 + ||C||_F.
-func (p *Problem) partialInf(vals []float64, order int, t float64) float64 {
+// partialNeg bounds the norm of the negative eigenvalues of a slack of the
+// given order whose smallest eigenvalues are estimated by vals + t: those
+// of vals + t and, for each of the order - len(vals) not computed, the
+// largest of them if negative.
+func partialNeg(vals []float64, order int, t float64) float64 {
 	neg, last := 0.0, math.Inf(-1)
 	for _, v := range vals {
 		neg += min(0, v+t) * min(0, v+t)
@@ -210,7 +210,7 @@ func (p *Problem) partialInf(vals []float64, order int, t float64) float64 {
 	}
 	last = min(0, last)
 	neg += float64(order-len(vals)) * last * last
-	return math.Sqrt(neg) / (1 + p.C.Norm())
+	return math.Sqrt(neg)
 }
 
 // ShiftDual returns y + t w, where w is 1 on E0 and on every E1_i and E2_ia
@@ -236,10 +236,10 @@ func (p *Problem) ShiftDual(y []float64, t float64) []float64 {
 // trades dual infeasibility for gap: at t = -max(vals) the eigenvalues not
 // computed no longer count, at t = -min(vals) none do.
 func (p *Problem) BestShift(pobj, dobj float64, vals []float64, face bool) (t, gap, dinf float64) {
-	order, n1 := p.slackOrder(face), float64(p.NumVars()+1)
-	gap, dinf = Gap(pobj, dobj), p.partialInf(vals, order, 0)
+	order, n1, scale := p.slackOrder(face), float64(p.NumVars()+1), 1+p.C.Norm()
+	gap, dinf = Gap(pobj, dobj), partialNeg(vals, order, 0)/scale
 	try := func(s float64) {
-		g, d := Gap(pobj, dobj-n1*s), p.partialInf(vals, order, s)
+		g, d := Gap(pobj, dobj-n1*s), partialNeg(vals, order, s)/scale
 		if max(g, d) < max(gap, dinf) {
 			t, gap, dinf = s, g, d
 		}
