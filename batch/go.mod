@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/sdrmap/sdrmap v0.0.0
 	github.com/spf13/pflag v1.0.10
+	gonum.org/v1/gonum v0.17.0
 )
 
 require (
@@ -68,7 +69,6 @@ require (
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
 	google.golang.org/api v0.297.0 // indirect
 	google.golang.org/genproto v0.0.0-20260715232425-e75dac1f907d // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260715232425-e75dac1f907d // indirect

@@ -1,15 +1,23 @@
-// Package parblas is gonum's pure-Go BLAS with the two level-2/3 routines
-// of the tridiagonal reduction (gonum's Dsytrd, the core of the dense
-// SDPAD's projection) split over goroutines: Dsymv and Dsyr2k on the
-// lower triangle. gonum's Dgemm is parallel already; everything else is
-// gonum's own. The sdrmap command installs it with blas64.Use at start;
-// the library never does (a process-wide choice belongs to the program),
-// nor does sdrmap-batch, whose workers already take the cores.
+// Package parblas is gonum's pure-Go BLAS with the three level-2/3
+// routines of the dense SDPAD's projection that gonum leaves to plain
+// loops or to one core: the tridiagonal reduction's Dsymv and Dsyr2k
+// (lower triangle; gonum's Dsytrd), rewritten on gonum's assembly Dot,
+// Axpy and Dgemm and split over goroutines, and the projection's B B^T
+// (Dsyrk, upper triangle, Trans) split over them. The sdrmap command
+// installs it with blas64.Use at start, and sdrmap-batch with Parts 1 (its
+// workers already take the cores); the library never does (a process-wide
+// choice belongs to the program).
 //
-// Both split the lower triangle into p row bands of equal area (band k
-// holds rows [n sqrt(k/p), n sqrt((k+1)/p))), p = GOMAXPROCS up to
-// maxParts. At N = 541 (deer_0034's face order) Dsytrd takes 0.59 of the
-// time on the 2-core VM of BENCHMARKS.md (BenchmarkDsytrd).
+// All split the triangle into p row bands of equal area (lower: band k
+// holds rows [n sqrt(k/p), n sqrt((k+1)/p)); upper: mirrored), p =
+// GOMAXPROCS up to maxParts, one goroutine each. Dsymv takes a row at a
+// time by Dot and Axpy; Dsyr2k updates the blocks left of the diagonal by
+// Dgemm and only diagonal blocks of blockRows rows by gonum's loops; Dsyrk
+// updates each band's diagonal block by gonum's Dsyrk and the rest by
+// Dgemm. At deer_0034's face order, N = 541 (BenchmarkDsytrd,
+// BenchmarkDsyrk; the 2-core VM of BENCHMARKS.md): Dsytrd takes 0.41 of
+// gonum's time on one core and 0.31 on two, Dsyrk from 250 rows 0.59 on
+// two.
 package parblas
 
 import (
@@ -22,25 +30,38 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// Implementation is gonum's BLAS with parallel Dsymv and Dsyr2k (lower
-// triangle, order at least minOrder).
-type Implementation struct{ gonum.Implementation }
+// Implementation is gonum's BLAS with Dsymv, Dsyr2k and Dsyrk on bands
+// (order at least minOrder).
+type Implementation struct {
+	gonum.Implementation
+	// Parts is the number of goroutines a call takes: 0 for GOMAXPROCS
+	// (up to maxParts); 1 keeps the calls serial, as in a process that
+	// already runs one solve per core.
+	Parts int
+}
 
-// minOrder is the smallest order split over goroutines: below it the
-// goroutines cost more than they save.
+// minOrder is the smallest order the bands take: below it gonum's own
+// routines serve (with two goroutines they cost more than they saved).
 const minOrder = 128
 
 // maxParts bounds the number of bands.
 const maxParts = 8
 
-// parts returns the number of bands for order n: 1 when the call stays
-// serial.
-func parts(n int) int {
-	if n < minOrder {
-		return 1
+// parts returns the number of bands for order n, one per goroutine: 0
+// when gonum's own routine serves (small orders).
+func (im Implementation) parts(n int) int {
+	switch {
+	case n < minOrder:
+		return 0
+	case im.Parts > 0:
+		return min(im.Parts, maxParts)
 	}
 	return min(runtime.GOMAXPROCS(0), maxParts)
 }
+
+// blockRows is the height of the diagonal blocks Dsyr2k leaves to gonum's
+// loops; the rest of each band goes to Dgemm.
+const blockRows = 64
 
 // bands returns the p + 1 row boundaries of p bands of equal area of the
 // lower triangle of order n.
@@ -57,8 +78,8 @@ func bands(n, p int) []int {
 // lower triangle is split into row bands, each accumulating A x into its
 // own vector.
 func (im Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
-	p := parts(n)
-	if ul != blas.Lower || p == 1 || incX <= 0 || incY <= 0 || alpha == 0 {
+	p := im.parts(n)
+	if ul != blas.Lower || p == 0 || incX <= 0 || incY <= 0 || alpha == 0 {
 		im.Implementation.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -102,11 +123,11 @@ func (im Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, 
 }
 
 // Dsyr2k computes C = alpha (A B^T + B A^T) + beta C on the lower triangle
-// (blas.Dsyr2k, NoTrans): band k updates its diagonal block by gonum's
-// Dsyr2k and the block to its left by two of gonum's Dgemm.
+// (blas.Dsyr2k, NoTrans): band k updates diagonal blocks of blockRows
+// rows by gonum's Dsyr2k and the rest, left of them, by two Dgemm.
 func (im Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	p := parts(n)
-	if ul != blas.Lower || t != blas.NoTrans || p == 1 || k == 0 {
+	p := im.parts(n)
+	if ul != blas.Lower || t != blas.NoTrans || p == 0 || k == 0 {
 		im.Implementation.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -114,6 +135,10 @@ func (im Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha 
 		panic("parblas: Dsyr2k: short slice")
 	}
 	g := im.Implementation
+	// A^T and B^T (k x n), so that the blocks left of the diagonal are
+	// products NoTrans x NoTrans, whose kernel is an axpy along the row,
+	// instead of dots of length k (Dsytrd at order 541: 38 against 41 ms).
+	at, bt := transpose(n, k, a, lda), transpose(n, k, b, ldb)
 	rb := bands(n, p)
 	var wg sync.WaitGroup
 	for part := range p {
@@ -124,12 +149,60 @@ func (im Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			g.Dsyr2k(ul, t, r1-r0, k, alpha, a[r0*lda:], lda, b[r0*ldb:], ldb, beta, c[r0*ldc+r0:], ldc)
-			if r0 > 0 {
-				g.Dgemm(blas.NoTrans, blas.Trans, r1-r0, r0, k, alpha, a[r0*lda:], lda, b, ldb, beta, c[r0*ldc:], ldc)
-				g.Dgemm(blas.NoTrans, blas.Trans, r1-r0, r0, k, alpha, b[r0*ldb:], ldb, a, lda, 1, c[r0*ldc:], ldc)
+			for s0 := r0; s0 < r1; s0 += blockRows {
+				s1 := min(s0+blockRows, r1)
+				g.Dsyr2k(ul, t, s1-s0, k, alpha, a[s0*lda:], lda, b[s0*ldb:], ldb, beta, c[s0*ldc+s0:], ldc)
+				if s0 > 0 {
+					g.Dgemm(blas.NoTrans, blas.NoTrans, s1-s0, s0, k, alpha, a[s0*lda:], lda, bt, n, beta, c[s0*ldc:], ldc)
+					g.Dgemm(blas.NoTrans, blas.NoTrans, s1-s0, s0, k, alpha, b[s0*ldb:], ldb, at, n, 1, c[s0*ldc:], ldc)
+				}
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// Dsyrk computes C = alpha A^T A + beta C on the upper triangle
+// (blas.Dsyrk, Trans: the dense projection's B B^T from its k x n rows):
+// band k updates its diagonal block by gonum's Dsyrk (already on assembly
+// kernels) and the block to its right by Dgemm. On one goroutine it is
+// gonum's call.
+func (im Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
+	p := im.parts(n)
+	if ul != blas.Upper || t != blas.Trans || p < 2 || k == 0 { // one band is gonum's call
+		im.Implementation.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
+		return
+	}
+	if lda < max(1, n) || ldc < max(1, n) || len(a) < lda*(k-1)+n || len(c) < ldc*(n-1)+n {
+		panic("parblas: Dsyrk: short slice")
+	}
+	g := im.Implementation
+	lb := bands(n, p) // the upper triangle's bands of equal area, mirrored
+	var wg sync.WaitGroup
+	for part := range p {
+		r0, r1 := n-lb[p-part], n-lb[p-part-1]
+		if r1 == r0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g.Dsyrk(ul, t, r1-r0, k, alpha, a[r0:], lda, beta, c[r0*ldc+r0:], ldc)
+			if r1 < n {
+				g.Dgemm(blas.Trans, blas.NoTrans, r1-r0, n-r1, k, alpha, a[r0:], lda, a[r1:], lda, beta, c[r0*ldc+r1:], ldc)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// transpose returns the k x n transpose of the n x k row-major matrix a.
+func transpose(n, k int, a []float64, lda int) []float64 {
+	t := make([]float64, k*n)
+	for i := range n {
+		for l, v := range a[i*lda : i*lda+k] {
+			t[l*n+i] = v
+		}
+	}
+	return t
 }

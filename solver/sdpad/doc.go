@@ -219,17 +219,19 @@
 // medians of 5 on one core): 194 ms spread, 218 ms clustered, against 573
 // and 508 ms for the full decomposition that the projection took there
 // before 2026-11-26 (above 0.3 N vectors); the eigenvalues alone take
-// 127-155 ms: the tridiagonal reduction dominates. The sdrmap command
-// installs internal/parblas as gonum's BLAS, which splits that reduction's
-// Dsymv and Dsyr2k over the cores: at N = 541 it takes 0.59 of the time on
-// 2 cores, and 100 dense SDPAD iterations on deer_0034 0.76 of the whole
-// run's time. Built with the tag openblas (cgo, Debian's libopenblas-dev),
+// 127-155 ms: the tridiagonal reduction dominates, whose Dsymv and Dsyr2k
+// gonum writes as plain loops. The sdrmap command installs internal/parblas
+// as gonum's BLAS, which computes them with gonum's assembly kernels and
+// over the cores: at N = 541 the reduction takes 0.41 of the time on one
+// core and 0.31 on two, and deer_0034's 1e-3 protocol 92 instead of 126 s
+// on one core (BENCHMARKS.md, "gonum's BLAS loops on its assembly
+// kernels"). Built with the tag openblas (cgo, Debian's libopenblas-dev),
 // the projection is LAPACK's instead, on one thread: dsytrd and dstedc
 // (divide and conquer) give all eigenvalues, dormtr back-transforms the
 // eigenvectors of the sign with fewer eigenvalues only, and OpenBLAS's dsyrk
 // forms the projection: 41 ms at N = 601, 0.82 of dsyevd's with its full
 // back-transformation (BenchmarkProject601, the same run), and deer_0034's
-// 1e-3 protocol in the same iterations in 33 instead of 122 s
+// 1e-3 protocol in the same iterations in 33 instead of 92 s
 // (BENCHMARKS.md, "LAPACK's eigensolver from OpenBLAS", "The partial
 // back-transformation");
 // the header of the iteration table names the backend. For the comparison
