@@ -231,7 +231,7 @@
 // eigenvectors of the sign with fewer eigenvalues only, and OpenBLAS's dsyrk
 // forms the projection: 41 ms at N = 601, 0.82 of dsyevd's with its full
 // back-transformation (BenchmarkProject601, the same run), and deer_0034's
-// 1e-3 protocol in the same iterations in 33 instead of 92 s
+// 1e-3 protocol in the same iterations in 36 instead of 90 s (one core)
 // (BENCHMARKS.md, "LAPACK's eigensolver from OpenBLAS", "The partial
 // back-transformation");
 // the header of the iteration table names the backend. For the comparison
