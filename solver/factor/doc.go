@@ -87,8 +87,8 @@
 // (relax/driver) refines the best one (certify.Refine).
 //
 // The protocol (§8) is measured at a shift of that point, y + t w with
-// A*(w) = I (sdr.BestShift): its slack is S + t I, its dual objective
-// lower by (n+1) t. A certificate computes only the 8 smallest eigenvalues
+// A*(w) = I (sdr.Problem.BestShift): its slack is S + t I, its dual
+// objective lower by (n+1) t. A certificate computes only the 8 smallest eigenvalues
 // of U^T S U, of order N - n, so its dinf must count every eigenvalue not
 // computed as the 8th: at scale that tail is almost all of it (the
 // 100 x 100 5-label grid at iteration 12: 5.1e-3, of which the 8 computed
@@ -96,7 +96,12 @@
 // (n+1) |lambda_8| instead, 2.7 times less on that grid and on the 100k
 // one; BestShift takes the t that balances the two (Result.Shift). Y
 // stays the multipliers' point, and sigma, the inner tolerance and the
-// probes still follow its own dinf and gap.
+// probes still follow its own dinf and gap. The shift also trades the 8
+// computed eigenvalues for gap, which pays where 1 + ||C||_F, the dinf's
+// scale, is large against the objective (hard constraints): the dense
+// SDPAD's protocol so shifted stopped CSP_11 4% from its optimum and was
+// dropped; the factor ALM's CSP_11 run is the same with and without it
+// (BENCHMARKS.md, "gonum's BLAS loops on its assembly kernels").
 //
 // Those multipliers come from inner solves capped at InnerIter, whose
 // slack keeps many small negative eigenvalues (Grids_20 at the stop: more
