@@ -53,8 +53,15 @@ func TestMatchesCSDP(t *testing.T) {
 		}
 		want := (run.Objective + run.DualObjective) / 2
 		scale := 1 + math.Abs(want)
-		if d := math.Abs(f.PrimalObjective - want); d > 1e-5*scale {
-			t.Errorf("%s: factor %.10g, CSDP %.10g (%s)", c.name, f.PrimalObjective, want, run.Status)
+		// When CSDP stops short of its tolerance (pdb1akg pinned to one core:
+		// "partial success", dual objective above the primal by 1.1e-4), its
+		// answer is known only to within its own gap.
+		tol := 1e-5 * scale
+		if !run.Optimal {
+			tol += math.Abs(run.Objective-run.DualObjective) / 2
+		}
+		if d := math.Abs(f.PrimalObjective - want); d > tol {
+			t.Errorf("%s: factor %.10g, CSDP %.10g (%s, primal %.10g, dual %.10g)", c.name, f.PrimalObjective, want, run.Status, run.Objective, run.DualObjective)
 		}
 		if f.SDRBound > run.Objective+1e-7*scale {
 			t.Errorf("%s: bound %.10g above CSDP's optimum %.10g", c.name, f.SDRBound, run.Objective)

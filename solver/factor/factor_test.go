@@ -416,6 +416,9 @@ func TestTimeLimit(t *testing.T) {
 	p := grid(t, 40, 40, 5, 6)
 	s := DefaultSettings()
 	s.TimeLimit = 300 * time.Millisecond
+	if raceEnabled {
+		s.TimeLimit *= 10
+	}
 	t0 := time.Now()
 	res, err := Solve(context.Background(), p, s)
 	if err != nil {
