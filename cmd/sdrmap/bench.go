@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
@@ -72,8 +71,8 @@ A file's category defaults to its folder name, a generated instance's to its
 kind. See bench/suites/ for the paper's suites.
 
 "sdrmap bench render DIR" re-renders tables.md and the plots from
-DIR/results.jsonl. An interrupt (Ctrl-C) stops the run; the records completed
-so far are kept and rendered.`,
+DIR/results.jsonl. Ctrl-C (SIGINT) or SIGTERM stops the run; the records
+completed so far are kept and rendered. A second one ends it at once.`,
 		Example: `  sdrmap bench bench/suites/generated.suite --solvers sdpad-lr,trws,icm,ipm-nc,toulbar2 --time-limit 60 --repeat 3 --out out/generated
   sdrmap bench bench/suites/sdp.suite --solvers sdpad,sdpad-lr,csdp,sdpa,dsdp --time-limit 600 --out out/sdp
   sdrmap bench render out/sdp`,
@@ -108,9 +107,9 @@ so far are kept and rendered.`,
 				return err
 			}
 			defer f.Close()
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-			defer stop()
 			stderr := cmd.ErrOrStderr()
+			ctx, stop := stopContext(stderr, "the records completed so far")
+			defer stop()
 			fmt.Fprintf(stderr, "sdrmap bench: %d instances x %d solvers, %d run(s) each, time limit %gs\n",
 				len(entries), len(names), repeat, timeLimit)
 			recs, runErr := suite.Run(ctx, entries, suite.Options{

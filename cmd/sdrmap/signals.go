@@ -1,7 +1,11 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"os"
+	"os/signal"
 	"syscall"
 )
 
@@ -9,3 +13,25 @@ import (
 // is printed and written to -o. SIGTERM is what timeout(1), batch
 // schedulers and Kubernetes send.
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
+
+// stopContext returns a context that the first of stopSignals cancels,
+// saying on w that the run ends with what it has (what). That signal's handler is then removed, so a second one
+// takes the default action and ends the process at once, without the
+// summary: the way out of a step that does not look at the context (one
+// dense eigendecomposition of order N takes minutes at N = 10^4).
+func stopContext(w io.Writer, what string) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, stopSignals...)
+	go func() {
+		select {
+		case s := <-sig:
+			signal.Stop(sig)
+			fmt.Fprintf(w, "sdrmap: %v: ending the run with %s (a second signal ends it at once)\n", s, what)
+			cancel()
+		case <-ctx.Done():
+			signal.Stop(sig)
+		}
+	}()
+	return ctx, cancel
+}

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os/signal"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -114,7 +112,8 @@ keeps the relaxation from averaging the m shifted copies of each solution
 
 --time-limit, Ctrl-C (SIGINT) and SIGTERM end the run with the best
 assignment found so far, which is still printed and written to -o; the
-run ends within about 1 s of the time limit. Exit status: 0 when an
+run ends within about 1 s of the time limit. A second signal ends it at
+once, without the summary. Exit status: 0 when an
 assignment of finite energy was found, 3 when the model is infeasible, 4
 when none was found (sdrmap --help lists them all).`,
 		Args: cobra.ExactArgs(1),
@@ -134,7 +133,7 @@ when none was found (sdrmap --help lists them all).`,
 			} else if pl = newProgressLine(cmd.ErrOrStderr()); pl != nil {
 				s.Progress = pl.update
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+			ctx, stop := stopContext(cmd.ErrOrStderr(), "the best assignment so far")
 			defer stop()
 			res, err := sdrmap.Solve(ctx, in.Model, s)
 			if pl != nil {

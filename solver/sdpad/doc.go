@@ -12,7 +12,8 @@
 // settings, the penalty schedule, the stopping rule and the statuses; they
 // differ in the primal step (Proj) and in how certificates find eigenvalues.
 // Solve is meant for small and medium N (one dense eigendecomposition of
-// order N per iteration). SolveLR keeps a factor of rank at most MaxRank and
+// order N per iteration, which is not interrupted; it refuses N above
+// Settings.MaxOrder, 4000 by default). SolveLR keeps a factor of rank at most MaxRank and
 // finds eigenpairs by LOBPCG on the implicit operator (see SolveLR and
 // "Low rank" below).
 //

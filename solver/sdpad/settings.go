@@ -57,10 +57,22 @@ const (
 type Settings struct {
 	MaxIter   int           // iteration limit
 	TimeLimit time.Duration // 0: none
-	StopRule  StopRule
-	Tol       float64 // Protocol: gap and inf of §8 at most Tol
-	TolLoose  float64 // at MaxIter, status SolvedInaccurate instead of MaxIterations if gap and inf are at most TolLoose
-	Eps       float64 // Paper: the paper's epsilon
+
+	// MaxOrder is the largest N that Solve takes (0: any); a larger
+	// problem gets ErrTooLarge. An iteration of Solve is a dense
+	// eigendecomposition of order N - n (on the face; N for the closing
+	// certificate), which looks at no context or time limit, and its time
+	// grows as the cube of the order: 0.12 s for deer_0034 (541), 2 s for
+	// Grids_18 (1601), on one core; by that law 40 minutes for GeomSurf-7
+	// (14611). The dense matrices take about 100 N^2 bytes (Grids_18's
+	// whole run peaks at 1.26 GB; GeomSurf-7: 24 GB). SolveLR has no such
+	// limit.
+	MaxOrder int
+
+	StopRule StopRule
+	Tol      float64 // Protocol: gap and inf of §8 at most Tol
+	TolLoose float64 // at MaxIter, status SolvedInaccurate instead of MaxIterations if gap and inf are at most TolLoose
+	Eps      float64 // Paper: the paper's epsilon
 
 	Schedule      Schedule
 	MuMin         float64 // Geometric: initial mu (the paper's mu_min); Balanced: lower limit of mu
@@ -181,6 +193,11 @@ type Start struct {
 // penalty").
 const DenseMuShare = 0.25
 
+// DefaultMaxOrder is Settings.MaxOrder of DefaultSettings: 1.6 GB of
+// dense matrices, and iterations of 4 s (binary variables: order 2000 on
+// the face) to about 50 s (10 labels: 3600) on one core.
+const DefaultMaxOrder = 4000
+
 // DefaultSettings returns the settings used by sdrmap: facial reduction,
 // residual balancing on the exact infeasibilities, and the evaluation
 // protocol at the paper's epsilon 1e-4 (see the package doc for the
@@ -188,6 +205,7 @@ const DenseMuShare = 0.25
 func DefaultSettings() Settings {
 	return Settings{
 		MaxIter:       20000,
+		MaxOrder:      DefaultMaxOrder,
 		StopRule:      Protocol,
 		Tol:           PaperEps,
 		TolLoose:      1e-2,

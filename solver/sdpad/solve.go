@@ -12,15 +12,24 @@ import (
 	"github.com/sdrmap/sdrmap/solver"
 )
 
+// ErrTooLarge is Solve's error for a problem of order above
+// Settings.MaxOrder.
+var ErrTooLarge = errors.New("sdpad: too large for the dense SDPAD")
+
 // Solve runs Algorithm 1 of the paper (SDPAD, §5) on prob with a dense
 // eigendecomposition per iteration (see Projection in the package doc). It
-// returns an error only for invalid settings; numerical trouble gives status
+// returns an error only for invalid settings or a problem above
+// Settings.MaxOrder (ErrTooLarge); numerical trouble gives status
 // Failed, whose result must not be used. Cancelling ctx stops the run with
 // status Interrupted, the time limit with TimeLimit; both keep the last
 // iterate and the best certified bound so far.
 func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
 	if err := s.check(prob); err != nil {
 		return nil, err
+	}
+	if n := prob.N(); s.MaxOrder > 0 && n > s.MaxOrder {
+		return nil, fmt.Errorf("%w: N = %d is above the limit %d (sdpad.Settings.MaxOrder): each iteration would be a dense eigendecomposition of order %d, which is not interrupted, and the matrices would take about %.1f GB; the low-rank SDPAD-LR (--solver sdpad-lr) and the factor ALM (--solver factor) scale",
+			ErrTooLarge, n, s.MaxOrder, n-prob.NumVars(), 100*float64(n)*float64(n)/1e9)
 	}
 	if s.Schedule == Balanced && s.Mu0 <= 0 {
 		s.Mu0 = max(s.MuMin, DenseMuShare*ratioMu(prob, 0))
