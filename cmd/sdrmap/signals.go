@@ -15,10 +15,11 @@ import (
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
 
 // stopContext returns a context that the first of stopSignals cancels,
-// saying on w that the run ends with what it has (what). That signal's handler is then removed, so a second one
-// takes the default action and ends the process at once, without the
-// summary: the way out of a step that does not look at the context (one
-// dense eigendecomposition of order N takes minutes at N = 10^4).
+// saying on w that the run ends with what it has (what). The handler is
+// then removed, so a second signal takes the default action and ends the
+// process at once, without the summary: the way out of a step that does
+// not look at the context (a dense eigendecomposition of order 10^4 takes
+// minutes).
 func stopContext(w io.Writer, what string) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sig := make(chan os.Signal, 1)

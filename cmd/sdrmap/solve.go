@@ -112,10 +112,11 @@ keeps the relaxation from averaging the m shifted copies of each solution
 
 --time-limit, Ctrl-C (SIGINT) and SIGTERM end the run with the best
 assignment found so far, which is still printed and written to -o; the
-run ends within about 1 s of the time limit. A second signal ends it at
-once, without the summary. Exit status: 0 when an
-assignment of finite energy was found, 3 when the model is infeasible, 4
-when none was found (sdrmap --help lists them all).`,
+run ends within about 1 s of the time limit (sdpad: of its current
+iteration's end). A second signal ends it at once, without the summary.
+Exit status: 0 when an assignment of finite energy was found, 3 when the
+model is infeasible, 4 when none was found (sdrmap --help lists them
+all).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := flags.Settings()

@@ -13,9 +13,9 @@
 // differ in the primal step (Proj) and in how certificates find eigenvalues.
 // Solve is meant for small and medium N (one dense eigendecomposition of
 // order N per iteration, which is not interrupted; it refuses N above
-// Settings.MaxOrder, 4000 by default). SolveLR keeps a factor of rank at most MaxRank and
-// finds eigenpairs by LOBPCG on the implicit operator (see SolveLR and
-// "Low rank" below).
+// Settings.MaxOrder, 4000 by default). SolveLR keeps a factor of rank at
+// most MaxRank and finds eigenpairs by LOBPCG on the implicit operator (see
+// SolveLR and "Low rank" below).
 //
 // # The steps: exact z-step and step length 1.6 (default) or §5's
 //
