@@ -59,6 +59,7 @@ func solve(ctx context.Context, it Item, fl Flags) (rec Record, x []int, interru
 		rec.Error = fmt.Sprintf("%s: %v", it.Input, err)
 		return rec, nil, false
 	}
+	rec.Notes = in.Finish(res)
 	rec.Status, rec.Solver, rec.TimeS = res.Status.String(), res.Solver, res.Time.Seconds()
 	rec.Termination, rec.Answer = string(res.Termination), string(res.Answer)
 	rec.Energy, rec.Log10 = jsonfloat.Float(res.Energy), jsonfloat.Float(res.Log10)

@@ -52,6 +52,7 @@ type Record struct {
 	Solver      string          `json:"solver"`
 	Seed        uint64          `json:"seed"`
 	Error       string          `json:"error,omitempty"`
+	Notes       []string        `json:"notes,omitempty"` // toulbar2 files: the bound rounded up, a total cost at the file's bound
 }
 
 // Outcome is what the solving ParDo passes to the writing one.

@@ -40,12 +40,20 @@ evidence.`,
 				}
 			}
 			e := m.Energy(x)
+			notes := in.Notes(e)
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), map[string]any{
+				out := map[string]any{
 					"energy": jsonfloat.Float(e), "log10": jsonfloat.Float(model.Log10(e)), "energy_convention": in.Convention,
-				})
+				}
+				if notes != nil {
+					out["notes"] = notes
+				}
+				return writeJSON(cmd.OutOrStdout(), out)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "energy  %.9f  (%s)\nlog10   %.9f\n", e, in.Convention, model.Log10(e))
+			for _, n := range notes {
+				fmt.Fprintf(cmd.OutOrStdout(), "note    %s\n", n)
+			}
 			return nil
 		},
 	}

@@ -31,6 +31,7 @@ type solveOutput struct {
 	Rounds      int                `json:"rounds"`
 	Convention  string             `json:"energy_convention"`
 	Assignment  []int              `json:"assignment"`
+	Notes       []string           `json:"notes,omitempty"` // about the energy and bound for the file's format (toulbar2)
 	SDR         *sdrmap.SDRInfo    `json:"-"`
 }
 
@@ -77,6 +78,10 @@ func solveCmd() *cobra.Command {
   gap         energy - bound (0: the assignment is proven optimal)
   time        wall time in seconds
   solver      the solver used
+  note        for toulbar2's .wcsp and .cfn: the bound rounded up to the
+              costs' precision (integers for wcsp), which may prove the
+              assignment optimal; a total cost at or beyond the file's
+              bound, which toulbar2 accepts for no assignment
 
 --json prints the same as one JSON object, with the assignment, the SDR
 figures of the SDR solvers, "answer" and "termination" (the "stopped"
@@ -143,6 +148,7 @@ all).`,
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
+			notes := in.Finish(res)
 			summary := cmd.OutOrStdout()
 			if out == "-" {
 				summary = cmd.ErrOrStderr() // stdout holds the assignment
@@ -158,7 +164,7 @@ all).`,
 				Energy: jsonfloat.Float(res.Energy), Log10: jsonfloat.Float(res.Log10),
 				Bound: jsonfloat.Float(res.Bound), Gap: jsonfloat.Float(res.Gap), TimeS: res.Time.Seconds(), Solver: res.Solver,
 				Iterations: res.Iterations, Rounds: res.Rounds, Convention: in.Convention,
-				Assignment: res.Assignment, SDR: res.SDR}
+				Assignment: res.Assignment, Notes: notes, SDR: res.SDR}
 			if asJSON {
 				if err := writeJSON(summary, o); err != nil {
 					return err
@@ -202,4 +208,7 @@ func printSummary(w io.Writer, o *solveOutput) {
 	fmt.Fprintf(w, "gap       %.3g\n", float64(o.Gap))
 	fmt.Fprintf(w, "time      %.3f s\n", o.TimeS)
 	fmt.Fprintf(w, "solver    %s\n", o.Solver)
+	for _, n := range o.Notes {
+		fmt.Fprintf(w, "note      %s\n", n)
+	}
 }

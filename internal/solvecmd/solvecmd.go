@@ -19,6 +19,7 @@ import (
 
 	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/format/opengm"
+	"github.com/sdrmap/sdrmap/format/toulbar2"
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/model"
 )
@@ -37,17 +38,23 @@ type Input struct {
 	Model      *model.Model
 	Evidence   model.Evidence
 	Convention string
+	// Toulbar2 is the problem of a .wcsp or .cfn file (its bound, cost
+	// precision and names), nil for other formats.
+	Toulbar2 *toulbar2.Problem
 }
 
-// Load reads a model (UAI, possibly compressed, or OpenGM HDF5 given as
-// file.h5 or file.h5:group) and, if evidPath is not empty, its evidence
-// (checked against the model).
+// Load reads a model (UAI, possibly compressed, OpenGM HDF5 given as
+// file.h5 or file.h5:group, or toulbar2's .wcsp and .cfn, possibly .gz or
+// .xz) and, if evidPath is not empty, its evidence (checked against the
+// model).
 func Load(path, evidPath string) (*Input, error) {
 	in := &Input{Convention: UAIConvention}
 	var err error
 	if opengm.IsHDF5(path) {
 		in.Model, err = opengm.ReadFile(path)
 		in.Convention = OpenGMConvention
+	} else if toulbar2.Format(path) != "" {
+		err = in.loadToulbar2(path)
 	} else {
 		in.Model, err = uai.ReadModelFile(path)
 	}

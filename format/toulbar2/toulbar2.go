@@ -1,0 +1,190 @@
+// Package toulbar2 reads and writes cost function networks in toulbar2's
+// formats: .wcsp (integer costs, variables and values by index) and .cfn
+// (JSON-like, named variables and values, decimal costs, minimization or
+// maximization), plain or compressed (.gz, .xz).
+//
+// # Energy convention
+//
+// toulbar2 minimizes the sum of the costs of its cost functions (maximizes
+// it for a .cfn file whose "mustbe" starts with ">"). A cost c becomes the
+// log potential Log = -c (Log = +c when maximizing), so the model energy
+// E(x) = -sum Log is toulbar2's cost of x (its negation when maximizing).
+// A zero-arity cost function, toulbar2's constant, is a factor of arity 0
+// and stays in the energy.
+//
+// The file's bound (the wcsp header's upper bound UB, the cfn's "mustbe")
+// makes every tuple whose cost is at least UB (at most the lower bound,
+// maximizing) a forbidden entry, as toulbar2 does. toulbar2 also rejects
+// every complete assignment whose total cost reaches UB; the model cannot
+// hold that global condition, so Problem keeps the bound (Feasible) for
+// the commands to report.
+//
+// Costs are exact decimals: a wcsp cost is an integer, a cfn cost has at
+// most Precision digits after the point (the digits of the "mustbe"
+// number). The energy of every assignment is then a multiple of
+// Resolution, and any lower bound on it may be rounded up to the next
+// multiple (RoundBound), as toulbar2 does with its integer costs. A cfn
+// cost with more digits is read as written and clears Exact (toulbar2
+// 1.1.1 drops the fraction of such a cost: measured, "1.234" at precision
+// 2 costs 1.00).
+//
+// What is not read: cost functions in intension (wcsp default cost -1
+// followed by a keyword, cfn "type" with "params": arithmetic and global
+// cost functions) and interval variables (negative domain sizes); each is
+// refused with an error naming the file, line and function.
+package toulbar2
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/model"
+)
+
+// Problem is a cost function network read from a toulbar2 file.
+type Problem struct {
+	Model    *model.Model
+	Name     string
+	Maximize bool // cfn "mustbe" ">": toulbar2 maximizes the costs; Model's energy is their negation
+	// Bound is the file's bound on the total cost: tuples at or beyond it
+	// are forbidden and so is any assignment whose total cost reaches it.
+	// +Inf (-Inf maximizing) when the file gives none.
+	Bound float64
+	// Precision is the number of decimal digits of the costs (0 for wcsp).
+	Precision int
+	// Exact reports that every cost has at most Precision decimal digits,
+	// so that every energy is a multiple of Resolution().
+	Exact bool
+	// VarNames and ValueNames are the names of a cfn file (nil for wcsp;
+	// ValueNames[i] nil for a variable given by its domain size).
+	VarNames   []string
+	ValueNames [][]string
+}
+
+// maxTable bounds the entries of one cost table (2^28), so that a corrupt
+// file cannot ask for more memory than a sane model needs.
+const maxTable = 1 << 28
+
+// Format returns "wcsp" or "cfn" for a path ending in .wcsp or .cfn,
+// possibly followed by .gz or .xz, and "" otherwise.
+func Format(path string) string {
+	p := strings.ToLower(path)
+	for _, z := range []string{".gz", ".xz"} {
+		p = strings.TrimSuffix(p, z)
+	}
+	switch filepath.Ext(p) {
+	case ".wcsp":
+		return "wcsp"
+	case ".cfn":
+		return "cfn"
+	}
+	return ""
+}
+
+// ReadFile reads a .wcsp or .cfn file (Format), decompressing it if needed.
+func ReadFile(path string) (*Problem, error) {
+	data, err := uai.ReadAll(path)
+	if err != nil {
+		return nil, err
+	}
+	switch Format(path) {
+	case "wcsp":
+		return ParseWCSP(path, data)
+	case "cfn":
+		return ParseCFN(path, data)
+	}
+	return nil, fmt.Errorf("%s: not a toulbar2 file (.wcsp or .cfn, possibly .gz or .xz)", path)
+}
+
+// Cost returns the cost toulbar2 reports for an assignment of energy e:
+// e itself, or -e when maximizing.
+func (p *Problem) Cost(e float64) float64 {
+	if p.Maximize {
+		return -e
+	}
+	return e
+}
+
+// Feasible reports whether an assignment of energy e has a total cost
+// strictly within the file's bound, as toulbar2 requires of a solution.
+func (p *Problem) Feasible(e float64) bool {
+	if p.Maximize {
+		return -e > p.Bound
+	}
+	return e < p.Bound
+}
+
+// Resolution returns 10^-Precision when every energy is a multiple of it
+// (Exact), and 0 otherwise.
+func (p *Problem) Resolution() float64 {
+	if !p.Exact {
+		return 0
+	}
+	return math.Pow10(-p.Precision)
+}
+
+// RoundBound returns the lower bound b on the energy rounded up to the next
+// multiple of Resolution(), less a tolerance of 1e-6 of the resolution (and
+// 1e-12 relative) for the rounding errors of b; b itself when the costs are
+// not exact or b is infinite.
+func (p *Problem) RoundBound(b float64) float64 {
+	r := p.Resolution()
+	if r == 0 || math.IsInf(b, 0) || math.IsNaN(b) {
+		return b
+	}
+	scale := math.Pow10(p.Precision)
+	u := b * scale
+	k := math.Ceil(u - 1e-6 - 1e-12*math.Abs(u))
+	if k/scale < b {
+		return b
+	}
+	return k / scale
+}
+
+// forbidden reports whether cost c is beyond the bound (forbidden).
+func (p *Problem) forbidden(c float64) bool {
+	if p.Maximize {
+		return c <= p.Bound
+	}
+	return c >= p.Bound
+}
+
+// logOf returns the log potential of cost c.
+func (p *Problem) logOf(c float64) float64 {
+	if p.Maximize {
+		return c
+	}
+	return -c
+}
+
+// table is a cost table under construction: costs in the model's order
+// (last scope variable fastest).
+func (p *Problem) table(costs []float64) model.Table {
+	t := model.Table{Log: make([]float64, len(costs))}
+	for k, c := range costs {
+		if p.forbidden(c) {
+			t.Forbid(k)
+		} else {
+			t.Log[k] = p.logOf(c)
+		}
+	}
+	return t
+}
+
+// ParseError is a malformed toulbar2 file: the file, the line (1-based; 0
+// when the input ends early) and the problem.
+type ParseError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *ParseError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: at the end: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
