@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdrmap/sdrmap/internal/fsum"
 	"github.com/sdrmap/sdrmap/model"
 )
 
@@ -272,7 +273,6 @@ func ParseCFN(name string, data []byte) (*Problem, error) {
 	if err := r.functions(top[2]); err != nil {
 		return nil, err
 	}
-	r.p.Exact = r.digits <= r.p.Precision
 	return r.p, nil
 }
 
@@ -576,8 +576,25 @@ func (r *cfnReader) functions(n *node) error {
 	if r.p.Precision < 0 {
 		r.p.Precision = r.digits
 	}
+	r.p.Exact = r.digits <= r.p.Precision
+	// The least cost of each function, and their sum (the largest ones when
+	// maximizing).
+	least := make([]float64, len(costs))
+	var sum fsum.Sum
+	for fi, c := range costs {
+		least[fi] = c[0]
+		for _, v := range c {
+			if r.p.Maximize {
+				least[fi] = max(least[fi], v)
+			} else {
+				least[fi] = min(least[fi], v)
+			}
+		}
+		sum.Add(least[fi])
+	}
+	total := sum.Value()
 	for fi := range m.Factors {
-		m.Factors[fi].Table = r.p.table(costs[fi])
+		m.Factors[fi].Table = r.p.table(costs[fi], total-least[fi])
 	}
 	return nil
 }

@@ -12,12 +12,25 @@
 // A zero-arity cost function, toulbar2's constant, is a factor of arity 0
 // and stays in the energy.
 //
-// The file's bound (the wcsp header's upper bound UB, the cfn's "mustbe")
-// makes every tuple whose cost is at least UB (at most the lower bound,
-// maximizing) a forbidden entry, as toulbar2 does. toulbar2 also rejects
-// every complete assignment whose total cost reaches UB; the model cannot
-// hold that global condition, so Problem keeps the bound (Feasible) for
-// the commands to report.
+// toulbar2 accepts an assignment only when its total cost stays below the
+// file's bound UB (above it, maximizing: the wcsp header's upper bound,
+// the cfn's "mustbe"). The model cannot hold that global condition; it
+// forbids what is decided tuple by tuple, and Problem keeps the bound
+// (Feasible) for the commands to report the rest:
+//
+//   - wcsp: a tuple whose cost is at least UB is forbidden, as the format
+//     states (its costs are non-negative, so no assignment using it stays
+//     below UB);
+//   - cfn: a tuple is forbidden when its cost plus the least costs of all
+//     other cost functions reaches UB, so that no assignment using it can
+//     stay below UB. toulbar2 1.1.1 forbids no tuple of a cfn file by its
+//     own cost (measured: a tuple of cost 28 under "<27" with a cost
+//     function of cost -5 elsewhere gives a solution of cost 23), and
+//     neither does this reader.
+//
+// The zero-arity constant is never forbidden on its own (unless it alone
+// with the others' least costs reaches the bound, when nothing is
+// feasible).
 //
 // Costs are exact decimals: a wcsp cost is an integer, a cfn cost has at
 // most Precision digits after the point (the digits of the "mustbe"
@@ -144,12 +157,19 @@ func (p *Problem) RoundBound(b float64) float64 {
 	return k / scale
 }
 
-// forbidden reports whether cost c is beyond the bound (forbidden).
-func (p *Problem) forbidden(c float64) bool {
-	if p.Maximize {
-		return c <= p.Bound
+// reaches reports whether a total cost v is at or beyond the bound, in
+// units of 10^-Precision when the costs are exact (so that the rounding
+// errors of a sum of decimals do not decide).
+func (p *Problem) reaches(v float64) bool {
+	b := p.Bound
+	if p.Exact {
+		scale := math.Pow10(p.Precision)
+		v, b = math.Round(v*scale), math.Round(b*scale)
 	}
-	return c >= p.Bound
+	if p.Maximize {
+		return v <= b
+	}
+	return v >= b
 }
 
 // logOf returns the log potential of cost c.
@@ -157,15 +177,17 @@ func (p *Problem) logOf(c float64) float64 {
 	if p.Maximize {
 		return c
 	}
-	return -c
+	return 0 - c
 }
 
-// table is a cost table under construction: costs in the model's order
-// (last scope variable fastest).
-func (p *Problem) table(costs []float64) model.Table {
+// table returns the cost table of costs (in the model's order, last scope
+// variable fastest): a tuple is forbidden when c + rest reaches the bound,
+// rest being the least total the other cost functions can add (0 for the
+// wcsp format, whose tuples are forbidden by their own cost).
+func (p *Problem) table(costs []float64, rest float64) model.Table {
 	t := model.Table{Log: make([]float64, len(costs))}
 	for k, c := range costs {
-		if p.forbidden(c) {
+		if p.reaches(c + rest) {
 			t.Forbid(k)
 		} else {
 			t.Log[k] = p.logOf(c)

@@ -234,7 +234,7 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 		if share {
 			shares = append(shares, shared{card: card, def: float64(def), costs: costs})
 		}
-		f.Table = p.table(costs)
+		f.Table = p.table(costs, 0)
 		m.Factors = append(m.Factors, f)
 	}
 	if t := s.next(); t != "" {
