@@ -37,6 +37,11 @@ func optimum(p *Problem) (best float64, arg []int, ok bool) {
 	}
 }
 
+func lookToulbar2() (string, bool) {
+	p, err := exec.LookPath("toulbar2")
+	return p, err == nil
+}
+
 // toulbar2Result runs toulbar2 on file and returns its printed optimum
 // (ok false for "No solution") and its solution.
 func toulbar2Result(t *testing.T, file string) (cost float64, x []int, ok bool) {
@@ -79,7 +84,7 @@ func toulbar2Result(t *testing.T, file string) (cost float64, x []int, ok bool) 
 // assignments within the file's bound; toulbar2 finds no solution exactly
 // when there is none.
 func TestAgainstToulbar2(t *testing.T) {
-	if _, err := exec.LookPath("toulbar2"); err != nil {
+	if _, ok := lookToulbar2(); !ok {
 		t.Skip("toulbar2 not installed (Debian: apt-get install toulbar2)")
 	}
 	dir := t.TempDir()
