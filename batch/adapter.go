@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/format/opengm"
+	"github.com/sdrmap/sdrmap/format/toulbar2"
 	"github.com/sdrmap/sdrmap/internal/jsonfloat"
 	"github.com/sdrmap/sdrmap/internal/solvecmd"
 )
@@ -18,6 +19,10 @@ type Flags = solvecmd.Flags
 
 // hdf5 reports that this build reads OpenGM HDF5 models.
 const hdf5 = opengm.Enabled
+
+// isToulbar2 reports whether name is a toulbar2 file (.wcsp or .cfn,
+// plain, .gz or .xz).
+func isToulbar2(name string) bool { return toulbar2.Format(name) != "" }
 
 // statusError is the status of a record whose model failed to read or solve.
 const statusError = "error"
