@@ -184,3 +184,28 @@ func TestToulbar2Errors(t *testing.T) {
 		}
 	}
 }
+
+// TestToulbar2RoundedBound: on a cycle of five binary variables whose
+// edges cost 1 when equal (optimum 1), the relaxation's bound is below 1;
+// solve rounds it up to 1 because the costs are integers, says so, and
+// answers optimal.
+func TestToulbar2RoundedBound(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "odd5.wcsp")
+	text := "odd5 5 2 5 100\n2 2 2 2 2\n"
+	for i := range 5 {
+		text += fmt.Sprintf("2 %d %d 0 2\n0 0 1\n1 1 1\n", i, (i+1)%5)
+	}
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI(t, "solve", file, "--solver", "sdpad-lr")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"answer    optimal", "energy    1.000000000  (sum of toulbar2 costs)", "bound     1.000000000",
+		"note      bound rounded up to 1: the costs are integers; it proves the assignment optimal"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}

@@ -454,6 +454,7 @@ func (r *cfnReader) functions(n *node) error {
 	}
 	var defs []def
 	var names []string
+	entries := 0
 	for i := 0; i < len(items); i++ {
 		fname := strconv.Itoa(len(m.Factors))
 		if !items[i].isList {
@@ -495,6 +496,9 @@ func (r *cfnReader) functions(n *node) error {
 		}
 		if j := duplicate(fac.Scope); j >= 0 {
 			return r.errAt(f[0].line, "function %s: variable %s appears twice in its scope", fname, r.varName(fac.Scope[j]))
+		}
+		if entries += size; entries > maxEntries {
+			return r.errAt(fn.line, "function %s: the tables would have more than %d entries in all", fname, maxEntries)
 		}
 		fac.Log = make([]float64, size)
 		r.funcIdx[fname] = len(m.Factors)

@@ -77,9 +77,13 @@ type Problem struct {
 	ValueNames [][]string
 }
 
-// maxTable bounds the entries of one cost table (2^28), so that a corrupt
-// file cannot ask for more memory than a sane model needs.
-const maxTable = 1 << 28
+// maxTable bounds the entries of one cost table (2^24) and maxEntries those
+// of all tables (2^25), so that a few bytes (a default cost on a large
+// scope) cannot ask for gigabytes.
+const (
+	maxTable   = 1 << 24
+	maxEntries = 1 << 25
+)
 
 // Format returns "wcsp" or "cfn" for a path ending in .wcsp or .cfn,
 // possibly followed by .gz or .xz, and "" otherwise.

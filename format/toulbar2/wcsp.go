@@ -139,6 +139,7 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 		m.Card[i] = int(d)
 	}
 	var shares []shared
+	entries := 0
 	for fi := range int(nf) {
 		what := fmt.Sprintf("cost function %d", fi)
 		a, err := s.int("arity of "+what, -math.MaxInt32, math.MaxInt32)
@@ -167,6 +168,9 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 		}
 		if j := duplicate(f.Scope); j >= 0 {
 			return nil, s.errf("%s: variable %d appears twice in its scope", what, f.Scope[j])
+		}
+		if entries += size; entries > maxEntries {
+			return nil, s.errf("%s: the tables would have more than %d entries in all", what, maxEntries)
 		}
 		card := make([]int, a)
 		for j, v := range f.Scope {
