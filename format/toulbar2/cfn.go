@@ -3,6 +3,7 @@ package toulbar2
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -93,10 +94,11 @@ func (p *cfnParser) item() (*node, error) {
 			}
 			n.list = append(n.list, it)
 		}
-		if p.pos >= len(p.data) {
+		if p.pos < len(p.data) {
+			p.pos++
+		} else if p.depth > 1 {
 			return nil, p.errAt(0, "the container opened with %q on line %d is not closed", c, n.line)
 		}
-		p.pos++
 		p.depth--
 		return n, nil
 	case '"':
@@ -200,7 +202,7 @@ func (r *cfnReader) fields(n *node, what string, names []string, required int) (
 	}
 	out := make([]*node, len(names))
 	items := n.list
-	named := len(items) > 0 && !items[0].isList && !isNumber(items[0].text)
+	named := len(items) > 0 && !items[0].isList && slices.Contains(names, items[0].text)
 	if named {
 		k := 0
 		for i := 0; i < len(items); i += 2 {
@@ -245,7 +247,8 @@ func (r *cfnReader) fields(n *node, what string, names []string, required int) (
 //	               k: { scope: [], costs: [c] } } }     (a constant)
 //
 // with JSON's quotes, commas and colons optional and {} and []
-// interchangeable. The number of decimals of the mustbe number is the
+// interchangeable. The outermost closing bracket may be missing, as
+// toulbar2 accepts (its tutorial's simple.cfn lacks it). The number of decimals of the mustbe number is the
 // precision of the costs.
 func ParseCFN(name string, data []byte) (*Problem, error) {
 	r := &cfnReader{cfnParser: &cfnParser{file: name, data: data, line: 1}, p: &Problem{}}
@@ -470,6 +473,9 @@ func (r *cfnReader) functions(n *node) error {
 		f, err := r.fields(fn, "function "+fname, []string{"scope", "defaultcost", "costs", "type", "params"}, 1)
 		if err != nil {
 			return err
+		}
+		if f[2] == nil && f[1] != nil && f[3] == nil {
+			f[1], f[2] = nil, f[1] // the compact form {scope costs}
 		}
 		if f[3] != nil || f[4] != nil {
 			t := "?"
