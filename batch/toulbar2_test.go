@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 // TestToulbar2Files: .wcsp and .cfn files (plain or compressed) are models
@@ -33,7 +35,10 @@ func TestToulbar2Files(t *testing.T) {
 	// binary function with default 1, the constant 4. Optimum 4 + 0 + 1.
 	file := filepath.Join(d, "s.wcsp")
 	writeFile(t, file, "s 2 3 3 100\n3 2\n1 0 0 2\n0 5\n2 3\n2 0 1 1 1\n1 0 7\n0 4 0\n")
-	rec, x, _ := solve(context.Background(), Item{Input: file}, Flags{Solver: "exact", Seed: 1, MaxStates: 1e9})
+	var fl Flags
+	fl.Register(pflag.NewFlagSet("test", pflag.ContinueOnError))
+	fl.Solver = "exact"
+	rec, x, _ := solve(context.Background(), Item{Input: file}, fl)
 	if rec.Error != "" || float64(rec.Energy) != 5 || rec.Answer != "optimal" || x[0] != 1 {
 		t.Fatalf("record %+v, assignment %v; want energy 5, optimal, x0 = 1", rec, x)
 	}
