@@ -36,7 +36,8 @@
 // most Precision digits after the point (the digits of the "mustbe"
 // number). The energy of every assignment is then a multiple of
 // Resolution, and any lower bound on it may be rounded up to the next
-// multiple (RoundBound), as toulbar2 does with its integer costs. A cfn
+// multiple (RoundBound, up to 12 digits), as toulbar2 does with its
+// integer costs. A cfn
 // cost with more digits is read as written and clears Exact (toulbar2
 // 1.1.1 drops the fraction of such a cost: measured, "1.234" at precision
 // 2 costs 1.00).
@@ -149,7 +150,7 @@ func (p *Problem) Resolution() float64 {
 // not exact or b is infinite.
 func (p *Problem) RoundBound(b float64) float64 {
 	r := p.Resolution()
-	if r == 0 || math.IsInf(b, 0) || math.IsNaN(b) {
+	if r == 0 || p.Precision > maxDigits || math.IsInf(b, 0) || math.IsNaN(b) {
 		return b
 	}
 	scale := math.Pow10(p.Precision)
@@ -166,7 +167,7 @@ func (p *Problem) RoundBound(b float64) float64 {
 // errors of a sum of decimals do not decide).
 func (p *Problem) reaches(v float64) bool {
 	b := p.Bound
-	if p.Exact {
+	if p.Exact && p.Precision <= maxDigits {
 		scale := math.Pow10(p.Precision)
 		v, b = math.Round(v*scale), math.Round(b*scale)
 	}
@@ -199,6 +200,11 @@ func (p *Problem) table(costs []float64, rest float64) model.Table {
 	}
 	return t
 }
+
+// maxDigits is the largest precision at which costs are compared and
+// bounds rounded in units of 10^-Precision (beyond it, doubles do not hold
+// the units of typical costs exactly).
+const maxDigits = 12
 
 // ParseError is a malformed toulbar2 file: the file, the line (1-based; 0
 // when the input ends early) and the problem.
