@@ -169,7 +169,7 @@ func TestToulbar2Errors(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ name, text, want string }{
 		{"a.wcsp", "a 2 2 1 10\n2 2\n2 0 5 0 1\n", "a.wcsp:3: variable 1 of the scope of cost function 0 5 is outside 0..1"},
-		{"b.wcsp", "b 1 2 1 10\n2\n1 0 1.5 0\n", "b.wcsp:3: default cost \"1.5\" of cost function 0: wcsp costs are integers"},
+		{"b.wcsp", "b 1 2 1 10\n2\n1 0 1.5 0\n", "b.wcsp:3: default cost of cost function 0 \"1.5\": wcsp costs are integers"},
 		{"c.cfn", "{problem {name c mustbe <5} variables {x 2} functions {f {scope [x] costs [1 2 3]}}}", "c.cfn:1: function f: 3 costs, its table has 2 entries"},
 		{"d.cfn", "{problem {name d mustbe <5}\nvariables {x [a b]}\nfunctions {f {scope [x] defaultcost 0 costs [c 1]}}}", "d.cfn:3: function f: \"c\" is not a value of variable \"x\""},
 		{"e.cfn", "{problem {name e mustbe <5}\nvariables {x 2}\nfunctions {f {scope [x y] type salldiff params {metric var cost 1}}}}", "e.cfn:3: function f is the cost function in intension \"salldiff\""},

@@ -37,10 +37,9 @@
 // number). The energy of every assignment is then a multiple of
 // Resolution, and any lower bound on it may be rounded up to the next
 // multiple (RoundBound, up to 12 digits), as toulbar2 does with its
-// integer costs. A cfn
-// cost with more digits is read as written and clears Exact (toulbar2
-// 1.1.1 drops the fraction of such a cost: measured, "1.234" at precision
-// 2 costs 1.00).
+// integer costs. A cfn cost with more digits is read as written and clears
+// Exact (toulbar2 1.1.1 drops the fraction of such a cost: measured,
+// "1.234" at precision 2 costs 1.00).
 //
 // What is not read: cost functions in intension (wcsp default cost -1
 // followed by a keyword, cfn "type" with "params": arithmetic and global
@@ -63,9 +62,9 @@ type Problem struct {
 	Model    *model.Model
 	Name     string
 	Maximize bool // cfn "mustbe" ">": toulbar2 maximizes the costs; Model's energy is their negation
-	// Bound is the file's bound on the total cost: tuples at or beyond it
-	// are forbidden and so is any assignment whose total cost reaches it.
-	// +Inf (-Inf maximizing) when the file gives none.
+	// Bound is the file's bound on the total cost: toulbar2 accepts no
+	// assignment whose total cost reaches it (the package doc says which
+	// tuples the model forbids for it). +Inf when the file gives none.
 	Bound float64
 	// Precision is the number of decimal digits of the costs (0 for wcsp).
 	Precision int
@@ -128,12 +127,7 @@ func (p *Problem) Cost(e float64) float64 {
 
 // Feasible reports whether an assignment of energy e has a total cost
 // strictly within the file's bound, as toulbar2 requires of a solution.
-func (p *Problem) Feasible(e float64) bool {
-	if p.Maximize {
-		return -e > p.Bound
-	}
-	return e < p.Bound
-}
+func (p *Problem) Feasible(e float64) bool { return !p.reaches(p.Cost(e)) }
 
 // Resolution returns 10^-Precision when every energy is a multiple of it
 // (Exact), and 0 otherwise.
@@ -145,9 +139,9 @@ func (p *Problem) Resolution() float64 {
 }
 
 // RoundBound returns the lower bound b on the energy rounded up to the next
-// multiple of Resolution(), less a tolerance of 1e-6 of the resolution (and
-// 1e-12 relative) for the rounding errors of b; b itself when the costs are
-// not exact or b is infinite.
+// multiple of Resolution(), after lowering b by 1e-6 of the resolution
+// (and 1e-12 relative) for its rounding errors; never below b, and b itself
+// when the costs are not exact or b is infinite.
 func (p *Problem) RoundBound(b float64) float64 {
 	r := p.Resolution()
 	if r == 0 || p.Precision > maxDigits || math.IsInf(b, 0) || math.IsNaN(b) {

@@ -59,8 +59,9 @@ func (s *wcspScanner) int(what string, lo, hi int64) (int64, error) {
 	return v, nil
 }
 
-// cost reads an integer cost (exact in float64: |c| <= 2^53).
-func (s *wcspScanner) cost(what string) (float64, error) {
+// cost reads an integer cost: exact in float64 (|c| <= 2^53), or at least
+// bound (forbidden, as hard constraints often are written).
+func (s *wcspScanner) cost(what string, bound float64) (float64, error) {
 	t := s.next()
 	if t == "" {
 		return 0, &ParseError{File: s.file, Msg: "the file ends before the " + what}
@@ -72,7 +73,7 @@ func (s *wcspScanner) cost(what string) (float64, error) {
 		}
 		return 0, s.errf("%s: %q is not an integer", what, clip(t))
 	}
-	if v > 1<<53 || v < -(1<<53) {
+	if (v > 1<<53 || v < -(1<<53)) && float64(v) < bound {
 		return 0, s.errf("%s %d: beyond 2^53, not exact in double precision", what, v)
 	}
 	return float64(v), nil
@@ -82,7 +83,6 @@ func (s *wcspScanner) cost(what string) (float64, error) {
 // arity, for later functions to reuse by its occurrence number.
 type shared struct {
 	card  []int
-	def   float64
 	costs []float64
 }
 
@@ -117,7 +117,7 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.Bound, err = s.cost("upper bound"); err != nil {
+	if p.Bound, err = s.cost("upper bound", math.Inf(-1)); err != nil {
 		return nil, err
 	}
 	if int(n) > len(data) || int(nf) > len(data) {
@@ -176,18 +176,9 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 		for j, v := range f.Scope {
 			card[j] = m.Card[v]
 		}
-		dt := s.next()
-		def, err := strconv.ParseInt(dt, 10, 64)
-		if err != nil || def > 1<<53 || def < -(1<<53) {
-			if dt == "" {
-				return nil, &ParseError{File: name, Msg: "the file ends before the default cost of " + what}
-			}
-			if _, ferr := strconv.ParseFloat(dt, 64); ferr == nil && err == nil {
-				return nil, s.errf("default cost %s of %s: beyond 2^53, not exact in double precision", dt, what)
-			} else if ferr == nil {
-				return nil, s.errf("default cost %q of %s: wcsp costs are integers (decimal costs need the cfn format)", clip(dt), what)
-			}
-			return nil, s.errf("default cost of %s: %q is not an integer", what, clip(dt))
+		def, err := s.cost("default cost of "+what, p.Bound)
+		if err != nil {
+			return nil, err
 		}
 		nt := s.next()
 		if def == -1 && nt != "" {
@@ -219,7 +210,7 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 				return nil, s.errf("%s lists %d tuples, its table has %d", what, t, size)
 			}
 			for k := range costs {
-				costs[k] = float64(def)
+				costs[k] = def
 			}
 			for range t {
 				k := 0
@@ -230,13 +221,13 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 					}
 					k = k*card[j] + int(x)
 				}
-				if costs[k], err = s.cost("cost of a tuple of " + what); err != nil {
+				if costs[k], err = s.cost("cost of a tuple of "+what, p.Bound); err != nil {
 					return nil, err
 				}
 			}
 		}
 		if share {
-			shares = append(shares, shared{card: card, def: float64(def), costs: costs})
+			shares = append(shares, shared{card: card, costs: costs})
 		}
 		f.Table = p.table(costs, 0)
 		m.Factors = append(m.Factors, f)
