@@ -166,6 +166,9 @@ type cfnReader struct {
 	varIdx  map[string]int
 	digits  int            // largest number of decimals of a cost
 	funcIdx map[string]int // function name -> factor
+	// valueIdx[v] maps the value names of variable v to their indices,
+	// built when first needed.
+	valueIdx []map[string]int
 }
 
 // number reads a numeric atom.
@@ -381,6 +384,7 @@ func (r *cfnReader) variables(n *node) error {
 	if !named {
 		r.p.VarNames = nil
 	}
+	r.valueIdx = make([]map[string]int, len(m.Card))
 	return nil
 }
 
@@ -404,10 +408,14 @@ func (r *cfnReader) value(a *node, v int, fname string) (int, error) {
 	if a.isList {
 		return 0, r.errAt(a.line, "function %s: a tuple value is a container", fname)
 	}
-	for k, s := range r.p.ValueNames[v] {
-		if s == a.text {
-			return k, nil
+	if r.valueIdx[v] == nil && r.p.ValueNames[v] != nil {
+		r.valueIdx[v] = make(map[string]int, len(r.p.ValueNames[v]))
+		for k, s := range r.p.ValueNames[v] {
+			r.valueIdx[v][s] = k
 		}
+	}
+	if k, ok := r.valueIdx[v][a.text]; ok {
+		return k, nil
 	}
 	if k, err := strconv.Atoi(a.text); err == nil && k >= 0 && k < r.p.Model.Card[v] {
 		return k, nil

@@ -162,7 +162,7 @@ func (p *Problem) RoundBound(b float64) float64 {
 func (p *Problem) reaches(v float64) bool {
 	b := p.Bound
 	if p.Exact && p.Precision <= maxDigits {
-		scale := math.Pow10(p.Precision)
+		scale := pow10[p.Precision]
 		v, b = math.Round(v*scale), math.Round(b*scale)
 	}
 	if p.Maximize {
@@ -199,6 +199,8 @@ func (p *Problem) table(costs []float64, rest float64) model.Table {
 // bounds rounded in units of 10^-Precision (beyond it, doubles do not hold
 // the units of typical costs exactly).
 const maxDigits = 12
+
+var pow10 = [maxDigits + 1]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12}
 
 // ParseError is a malformed toulbar2 file: the file, the line (1-based; 0
 // when the input ends early) and the problem.
