@@ -20,6 +20,7 @@ import (
 	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/format/opengm"
 	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/methods"
 	"github.com/sdrmap/sdrmap/model"
 )
 
@@ -94,7 +95,7 @@ func (fl *Flags) Register(f *pflag.FlagSet) {
 	f.Uint64Var(&fl.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
 	f.BoolVar(&fl.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
 	f.BoolVar(&fl.KeepSymmetry, "keep-symmetry", false, "solve a shift-invariant model as it is instead of fixing one variable to state 0 (cyclic, and auto on such a model, always do)")
-	f.StringVar(&fl.Rounding, "rounding", sdrmap.RoundSample, "sdpad, sdpad-lr, factor: sample (argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
+	f.StringVar(&fl.Rounding, "rounding", methods.RoundSample, "sdpad, sdpad-lr, factor: sample (argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
 	f.BoolVar(&fl.NoPolish, "no-polish", false, "keep the solvers' assignments as they are: no ICM, tree-block moves or large-neighbourhood search after sdpad, sdpad-lr, factor, cyclic, trws, a conversion or a repair")
 	f.IntVar(&fl.Rank, "rank", 0, "sdpad-lr, factor: initial rank of Xbar = Y Y^T (0: 4; factor 8); cyclic: rank of every block's factor (0: 4)")
 	f.IntVar(&fl.MaxRank, "max-rank", 0, "sdpad-lr, factor, cyclic: largest rank (0: 32; factor and cyclic 64)")
@@ -114,8 +115,8 @@ func (fl *Flags) Settings() (sdrmap.Settings, error) {
 	switch {
 	case !slices.Contains(sdrmap.Solvers(), fl.Solver):
 		return s, fmt.Errorf("unknown solver %q (available: %s)", fl.Solver, strings.Join(sdrmap.Solvers(), ", "))
-	case fl.Rounding != sdrmap.RoundSample && fl.Rounding != sdrmap.RoundIterative:
-		return s, fmt.Errorf("--rounding must be %s or %s", sdrmap.RoundSample, sdrmap.RoundIterative)
+	case fl.Rounding != methods.RoundSample && fl.Rounding != methods.RoundIterative:
+		return s, fmt.Errorf("--rounding must be %s or %s", methods.RoundSample, methods.RoundIterative)
 	case fl.Rank < 0 || fl.MaxRank < 0 || (fl.Rank > 0 && fl.MaxRank > 0 && fl.Rank > fl.MaxRank):
 		return s, fmt.Errorf("need 0 <= --rank <= --max-rank")
 	case !(fl.TimeLimit >= 0) || fl.TimeLimit > maxSeconds:
@@ -129,10 +130,32 @@ func (fl *Flags) Settings() (sdrmap.Settings, error) {
 	}
 	return sdrmap.Settings{
 		Solver: fl.Solver, TimeLimit: time.Duration(fl.TimeLimit * float64(time.Second)), Seed: fl.Seed,
-		Tol: fl.Tol, MaxIter: fl.MaxIter, Rank: fl.Rank, MaxRank: fl.MaxRank,
-		NoRestart: fl.NoRestart, NoAccel: fl.NoAccel, NoProbe: fl.NoProbe, Rounding: fl.Rounding, NoPolish: fl.NoPolish,
-		MaxStates: fl.MaxStates, NoConvert: fl.NoConvert, KeepSymmetry: fl.KeepSymmetry,
+		NoPolish: fl.NoPolish, NoConvert: fl.NoConvert, KeepSymmetry: fl.KeepSymmetry, Options: fl.options(),
 	}, nil
+}
+
+// options returns the options of the method fl.Solver from the flags that
+// concern it (nil for a method registered elsewhere: its defaults).
+func (fl *Flags) options() any {
+	ro := methods.RelaxOptions{Tol: fl.Tol, MaxIter: fl.MaxIter, Rank: fl.Rank, MaxRank: fl.MaxRank, Rounding: fl.Rounding, NoProbe: fl.NoProbe}
+	so := methods.SDPADOptions{RelaxOptions: ro, NoRestart: fl.NoRestart, NoAccel: fl.NoAccel}
+	switch fl.Solver {
+	case "exact":
+		return methods.ExactOptions{MaxStates: fl.MaxStates}
+	case "icm":
+		return methods.ICMOptions{MaxSweeps: fl.MaxIter}
+	case "trws":
+		return methods.TRWSOptions{MaxIter: fl.MaxIter}
+	case "ipm-nc":
+		return methods.IPMNCOptions{MaxIter: fl.MaxIter, Tol: fl.Tol}
+	case "sdpad", "sdpad-lr":
+		return so
+	case "factor", "cyclic":
+		return ro
+	case "auto":
+		return methods.AutoOptions{TRWS: methods.TRWSOptions{MaxIter: fl.MaxIter}, Relax: so}
+	}
+	return nil
 }
 
 // maxSeconds is the longest time a time.Duration holds, in seconds.
