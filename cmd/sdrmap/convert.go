@@ -30,9 +30,9 @@ Rules: wcsp holds integer costs only (a cost within 1e-9 relative of an
 integer is written rounded; others are refused: write .cfn); UAI holds
 costs within about +-708 only (exp must be a normal double). cfn writes
 every cost as the shortest decimal that reads back to the same double.
-From a toulbar2 file to wcsp or cfn the file's bound, names and maximization
-(as the negated costs) are kept; otherwise the bound written is 1 + the sum
-of the functions' largest non-negative costs. UAI and HDF5 do not hold the
+From a toulbar2 file to wcsp or cfn the names are kept, and the file's bound
+where every cost that is not forbidden stays below it (otherwise the bound
+written is 1 + the sum of the functions' largest non-negative costs). UAI and HDF5 do not hold the
 bound: an assignment whose total cost reaches it is feasible there. A cfn
 maximization becomes a minimization of the negated costs.`,
 		Args: cobra.ExactArgs(2),
