@@ -97,7 +97,7 @@ func (p *cfnParser) item() (*node, error) {
 		if p.pos < len(p.data) {
 			p.pos++
 		} else if p.depth > 1 {
-			return nil, p.errAt(0, "the container opened with %q on line %d is not closed", c, n.line)
+			return nil, p.errAt(p.line, "the file ends: the container opened with %q on line %d is not closed", c, n.line)
 		}
 		p.depth--
 		return n, nil

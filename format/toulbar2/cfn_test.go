@@ -41,7 +41,7 @@ func TestCFNForms(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ text, want string }{
-		{"{problem {name t mustbe <9}\nvariables {x 2}\nfunctions {f {scope [x] costs [1 2]}", "t.cfn: at the end: the container opened with '{' on line 3 is not closed"},
+		{"{problem {name t mustbe <9}\nvariables {x 2}\nfunctions {f {scope [x] costs [1 2]}", "t.cfn:3: the file ends: the container opened with '{' on line 3 is not closed"},
 		{"{problem {name t mustbe <9}\nvariables {x 2}\nfunctions {f {scope [x] costs [1 2e3]}}}", "t.cfn:3: function f: \"2e3\" is not a number"},
 		{"{problem {name t mustbe 9}\nvariables {x 2}\nfunctions {}}", "t.cfn:1: mustbe: expected < or > followed by a number"},
 		{"{problem {name t mustbe <9}\nvariables {x -5}\nfunctions {}}", "t.cfn:2: variable \"x\" has the interval domain 0..4"},

@@ -202,17 +202,13 @@ const maxDigits = 12
 
 var pow10 = [maxDigits + 1]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12}
 
-// ParseError is a malformed toulbar2 file: the file, the line (1-based; 0
-// when the input ends early) and the problem.
+// ParseError is a malformed toulbar2 file: the file, the line (1-based: of
+// the offending token, or the last line when the file ends early) and the
+// problem.
 type ParseError struct {
 	File string
 	Line int
 	Msg  string
 }
 
-func (e *ParseError) Error() string {
-	if e.Line == 0 {
-		return fmt.Sprintf("%s: at the end: %s", e.File, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-}
+func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }

@@ -47,7 +47,7 @@ func (s *wcspScanner) errf(format string, args ...any) error {
 func (s *wcspScanner) int(what string, lo, hi int64) (int64, error) {
 	t := s.next()
 	if t == "" {
-		return 0, &ParseError{File: s.file, Msg: "the file ends before the " + what}
+		return 0, s.errf("the file ends before the %s", what)
 	}
 	v, err := strconv.ParseInt(t, 10, 64)
 	if err != nil {
@@ -64,7 +64,7 @@ func (s *wcspScanner) int(what string, lo, hi int64) (int64, error) {
 func (s *wcspScanner) cost(what string, bound float64) (float64, error) {
 	t := s.next()
 	if t == "" {
-		return 0, &ParseError{File: s.file, Msg: "the file ends before the " + what}
+		return 0, s.errf("the file ends before the %s", what)
 	}
 	v, err := strconv.ParseInt(t, 10, 64)
 	if err != nil {
@@ -104,7 +104,7 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 	p := &Problem{Exact: true}
 	p.Name = s.next()
 	if p.Name == "" {
-		return nil, &ParseError{File: name, Msg: "empty file: expected the problem name"}
+		return nil, s.errf("empty file: expected the problem name")
 	}
 	n, err := s.int("number of variables", 0, math.MaxInt32)
 	if err != nil {
@@ -187,7 +187,7 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 			}
 		}
 		if nt == "" {
-			return nil, &ParseError{File: name, Msg: "the file ends before the number of tuples of " + what}
+			return nil, s.errf("the file ends before the number of tuples of %s", what)
 		}
 		t, err := strconv.ParseInt(nt, 10, 64)
 		if err != nil {
