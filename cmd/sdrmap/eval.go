@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sdrmap/sdrmap/format/toulbar2"
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/internal/jsonfloat"
 	"github.com/sdrmap/sdrmap/model"
@@ -19,7 +20,9 @@ func evalCmd() *cobra.Command {
 		Long: `eval reads an assignment in the UAI result format ("MAP" then "n x0 ... x{n-1}")
 and prints its energy E(x) = -sum ln phi_f(x_f) (+Inf if it uses a forbidden
 entry) and its log10 score. With --evid, the assignment must agree with the
-evidence.`,
+evidence. For a toulbar2 model (.wcsp, .cfn) SOLUTION may also be what
+toulbar2 -w writes: the values of all variables on one line, as indices or
+(cfn) value names.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in, err := load(args[0], evid)
@@ -27,7 +30,7 @@ evidence.`,
 				return err
 			}
 			m, ev := in.Model, in.Evidence
-			x, err := uai.ReadResultFile(args[1])
+			x, err := readAssignment(in, args[1])
 			if err != nil {
 				return err
 			}
@@ -60,4 +63,17 @@ evidence.`,
 	c.Flags().StringVar(&evid, "evid", "", "evidence file (UAI 2014 or PIC 2011 layout)")
 	c.Flags().BoolVar(&asJSON, "json", false, `print {"energy": ..., "log10": ...}`)
 	return c
+}
+
+// readAssignment reads an assignment of in's model from path: a UAI result,
+// or for a toulbar2 model a toulbar2 solution.
+func readAssignment(in *input, path string) ([]int, error) {
+	data, err := uai.ReadAll(path)
+	if err != nil {
+		return nil, err
+	}
+	if in.Toulbar2 != nil && toulbar2.IsSolution(data) {
+		return in.Toulbar2.ParseSolution(path, data)
+	}
+	return uai.ParseResult(path, data)
 }

@@ -89,6 +89,12 @@ func TestToulbar2Eval(t *testing.T) {
 		if e := evalEnergy(t, file, x); math.Abs(e-want) > 1e-9*math.Max(1, math.Abs(want)) {
 			t.Errorf("%s: sdrmap eval of toulbar2's solution %v: %v; toulbar2's cost %v", name, x, e, cost)
 		}
+		// The solution file as toulbar2 wrote it.
+		out2, errs, code := runCLI(t, "eval", file, sol, "--json")
+		var ev struct{ Energy float64 }
+		if code != 0 || json.Unmarshal([]byte(out2), &ev) != nil || math.Abs(ev.Energy-want) > 1e-9*math.Max(1, math.Abs(want)) {
+			t.Errorf("%s: sdrmap eval of toulbar2's file %q: exit %d, %s%s; toulbar2's cost %v", name, data, code, out2, errs, cost)
+		}
 		sout, errs, code := runCLI(t, "solve", file, "--json")
 		var res struct {
 			Energy float64

@@ -1,6 +1,7 @@
 package toulbar2
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -51,5 +52,33 @@ func TestCFNForms(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want %q", err, c.want)
 		}
+	}
+}
+
+func TestParseSolution(t *testing.T) {
+	p, err := ParseCFN("s.cfn", []byte("{problem {name s mustbe <9} variables {x [a b c] y 2} functions {}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"2 1\n", "[2 1]"},
+		{"c 0", "[2 0]"},
+		{"b\n1\n", "[1 1]"},
+		{"d 1", `s.sol:1: value "d" of variable 0: neither a value name nor an index in 0..2`},
+		{"1 2", `s.sol:1: value "2" of variable 1: neither a value name nor an index in 0..1`},
+		{"1\n", "s.sol:1: 1 values for 2 variables"},
+		{"1 1 1", "s.sol:1: more values than the 2 variables"},
+	} {
+		x, err := p.ParseSolution("s.sol", []byte(c.text))
+		got := fmt.Sprint(x)
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%q: %s, want %s", c.text, got, c.want)
+		}
+	}
+	if IsSolution([]byte("MAP\n2 0 1\n")) || !IsSolution([]byte("0 1\n")) {
+		t.Error("IsSolution")
 	}
 }
