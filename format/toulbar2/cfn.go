@@ -205,7 +205,7 @@ func (r *cfnReader) fields(n *node, what string, names []string, required int) (
 	}
 	out := make([]*node, len(names))
 	items := n.list
-	named := len(items) > 0 && !items[0].isList && slices.Contains(names, items[0].text)
+	named := len(items) > 0 && !items[0].isList && slices.Contains(names, strings.TrimSuffix(items[0].text, ":"))
 	if named {
 		k := 0
 		for i := 0; i < len(items); i += 2 {
@@ -213,7 +213,9 @@ func (r *cfnReader) fields(n *node, what string, names []string, required int) (
 			if key.isList {
 				return nil, r.errAt(key.line, "%s: expected a field name, found a container", what)
 			}
-			for k < len(names) && names[k] != key.text {
+			// A quoted key may hold the colon ("type:", in toulbar2's latin4.cfn).
+			kt := strings.TrimSuffix(key.text, ":")
+			for k < len(names) && names[k] != kt {
 				k++
 			}
 			if k == len(names) {
