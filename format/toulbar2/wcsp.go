@@ -146,7 +146,6 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 		if err != nil {
 			return nil, err
 		}
-		line := s.line
 		share := a < 0
 		if share {
 			a = -a
@@ -183,7 +182,7 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 		nt := s.next()
 		if def == -1 && nt != "" {
 			if _, err := strconv.ParseInt(nt, 10, 64); err != nil {
-				return nil, s.errf("%s (line %d) is the cost function in intension %q: cost functions in intension (arithmetic and global ones) are not supported", what, line, clip(nt))
+				return nil, s.errf("%s is the cost function in intension %q: cost functions in intension (arithmetic and global ones) are not supported", what, clip(nt))
 			}
 		}
 		if nt == "" {
@@ -196,10 +195,10 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 		costs := make([]float64, size)
 		switch {
 		case t < 0:
-			k := int(-t)
-			if k > len(shares) {
-				return nil, s.errf("%s reuses shared cost function %d, but %d are defined so far", what, k, len(shares))
+			if t < -int64(len(shares)) {
+				return nil, s.errf("%s reuses shared cost function %d, but %d are defined so far", what, uint64(-t), len(shares))
 			}
+			k := int(-t)
 			sh := &shares[k-1]
 			if !slices.Equal(sh.card, card) {
 				return nil, s.errf("%s reuses shared cost function %d with domain sizes %v on a scope with domain sizes %v", what, k, sh.card, card)
