@@ -29,12 +29,11 @@ type Solver interface {
 // Settings are what the driver asks of every relaxation solver. Zero
 // values mean the solver's default.
 type Settings struct {
-	TimeLimit     time.Duration // 0: none
-	Tol           float64       // relative tolerance of the protocol (§8: gap and infeasibilities)
-	MaxIter       int           // iteration limit
-	Rank, MaxRank int           // factor-form solvers: initial and largest rank
-	Seed          uint64        // randomized steps; runs are deterministic per seed
-	Start         *Start        // warm start, nil for none
+	Tol           float64 // relative tolerance of the protocol (§8: gap and infeasibilities)
+	MaxIter       int     // iteration limit
+	Rank, MaxRank int     // factor-form solvers: initial and largest rank
+	Seed          uint64  // randomized steps; runs are deterministic per seed
+	Start         *Start  // warm start, nil for none
 
 	// Probe, when not nil, is called now and then with the solution so
 	// far (valid during the call only) once the iterate is near enough to

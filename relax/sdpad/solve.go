@@ -35,9 +35,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		s.Mu0 = max(s.MuMin, DenseMuShare*ratioMu(prob, 0))
 	}
 	dn := newDense(prob, s.Face, s.StepLength)
-	dn.hurry = func() bool { return solver.StopStatus(ctx) == solver.TimeLimit }
-	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
-	defer cancel()
+	dn.hurry = func() bool { return solver.Late(ctx) }
 	st := newState(prob, s, dn)
 	st.gamma = s.StepLength
 	st.residualBound = true
@@ -73,8 +71,6 @@ func (st *state) run(ctx context.Context, name string) *Result {
 			status = solver.SolvedInaccurate
 		case k >= s.MaxIter:
 			status = solver.MaxIterations
-		case s.TimeLimit > 0 && it.Time >= s.TimeLimit:
-			status = solver.TimeLimit
 		case ctx.Err() != nil:
 			status = solver.StopStatus(ctx)
 		}
