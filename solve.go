@@ -165,7 +165,7 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 		return nil, err
 	}
 	if out.Status == solver.Interrupted && ctx.Err() == nil {
-		out.Status = solver.TimeLimit // mctx's deadline, not the caller
+		out.Status = solver.OutOfTime // mctx's deadline, not the caller
 	}
 	r := &Result{Solver: s.Solver, Status: out.Status, Energy: math.Inf(1), Bound: out.Bound,
 		Iterations: out.Iterations, Rounds: out.Rounds, SDR: out.SDR}

@@ -20,7 +20,7 @@ import (
 // Solver solves the SDR of prob (spec §2) in the minimization form <C,Xbar>
 // of package sdr. It returns an error only for invalid settings; numerical
 // trouble is status Failed, whose solution must not be used. Cancelling ctx
-// ends the run with status Interrupted, the time limit with TimeLimit; both
+// ends the run with status Interrupted, the time limit with OutOfTime; both
 // keep the last iterate and the best certified bound so far.
 type Solver interface {
 	Relax(ctx context.Context, prob *sdr.Problem, s Settings) (*Solution, error)

@@ -38,7 +38,7 @@ func Late(ctx context.Context) bool {
 	if run, ok := ctx.Value(runKey{}).(context.Context); ok {
 		ctx = run
 	}
-	return StopStatus(ctx) == TimeLimit
+	return StopStatus(ctx) == OutOfTime
 }
 
 // HasDeadline reports whether ctx has a deadline: the run has a time limit
@@ -48,14 +48,14 @@ func HasDeadline(ctx context.Context) bool {
 	return ok
 }
 
-// StopStatus returns TimeLimit when ctx passed its deadline, Interrupted
+// StopStatus returns OutOfTime when ctx passed its deadline, Interrupted
 // when it was cancelled, and Unsolved while it runs.
 func StopStatus(ctx context.Context) Status {
 	switch err := ctx.Err(); {
 	case err == nil:
 		return Unsolved
 	case errors.Is(err, context.DeadlineExceeded):
-		return TimeLimit
+		return OutOfTime
 	default:
 		return Interrupted
 	}

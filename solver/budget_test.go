@@ -18,7 +18,7 @@ func TestStopStatus(t *testing.T) {
 	ctx, cancel = context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
 	<-ctx.Done()
-	if StopStatus(ctx) != TimeLimit {
+	if StopStatus(ctx) != OutOfTime {
 		t.Fatalf("deadline: %v", StopStatus(ctx))
 	}
 }
@@ -44,7 +44,7 @@ func TestShare(t *testing.T) {
 	none, cancel := Share(half, 0)
 	defer cancel()
 	<-none.Done()
-	if StopStatus(none) != TimeLimit || Late(none) || Late(half) {
+	if StopStatus(none) != OutOfTime || Late(none) || Late(half) {
 		t.Errorf("zero share: %v, late %v", StopStatus(none), Late(none))
 	}
 	if all, _ := Share(run, 1); func() time.Time { t, _ := all.Deadline(); return t }() != d {

@@ -33,7 +33,7 @@ type Settings struct {
 
 // Result is the outcome of a search.
 type Result struct {
-	Status     solver.Status // Solved (proven optimal), TimeLimit, Interrupted or Infeasible
+	Status     solver.Status // Solved (proven optimal), OutOfTime, Interrupted or Infeasible
 	Assignment []int         // best assignment of the pairwise model's variables; nil if none found
 	Energy     float64       // its energy (model convention, includes Const); +Inf if none
 	Nodes      int64         // search nodes visited
@@ -44,7 +44,7 @@ type Result struct {
 var ErrTooLarge = errors.New("model too large for the exact solver")
 
 // Solve runs the search on p. ctx's deadline ends it with status
-// TimeLimit, its cancellation with Interrupted, both with the best
+// OutOfTime, its cancellation with Interrupted, both with the best
 // assignment so far.
 func Solve(ctx context.Context, p *model.Pairwise, s Settings) (*Result, error) {
 	limit := s.MaxStates

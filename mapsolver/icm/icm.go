@@ -50,7 +50,7 @@ type Settings struct {
 type Result struct {
 	// Status is Solved when a local optimum was reached (Energy may still be
 	// +Inf if ICM got stuck on forbidden entries: that proves nothing about
-	// the model), else MaxIterations, TimeLimit or Interrupted.
+	// the model), else MaxIterations, OutOfTime or Interrupted.
 	Status     solver.Status
 	Assignment []int   // final assignment of the pairwise model's variables
 	Energy     float64 // its energy, p.Energy (includes Const); +Inf if it uses a forbidden entry
@@ -59,7 +59,7 @@ type Result struct {
 }
 
 // Solve runs ICM on p from s.Init. ctx's deadline ends it with status
-// TimeLimit, its cancellation with Interrupted, both with the current
+// OutOfTime, its cancellation with Interrupted, both with the current
 // assignment, which is never worse than the
 // start.
 func Solve(ctx context.Context, p *model.Pairwise, s Settings) (*Result, error) {

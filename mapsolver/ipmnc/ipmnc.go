@@ -104,7 +104,7 @@ type Iterate struct {
 // Result is the outcome of a run.
 type Result struct {
 	// Status is Solved (KKT residual <= Tol), SolvedInaccurate (f stopped
-	// decreasing in floating point first), MaxIterations, TimeLimit,
+	// decreasing in floating point first), MaxIterations, OutOfTime,
 	// Interrupted, Infeasible (a variable with every state forbidden or an
 	// edge with every pair forbidden; Assignment is nil) or Failed (NaN).
 	Status     solver.Status
@@ -136,7 +136,7 @@ type problem struct {
 	scale float64
 }
 
-// Solve runs IPM-NC on p. ctx's deadline ends it with status TimeLimit,
+// Solve runs IPM-NC on p. ctx's deadline ends it with status OutOfTime,
 // its cancellation with Interrupted, both with the rounding of the current
 // point.
 func Solve(ctx context.Context, p *model.Pairwise, s Settings) (*Result, error) {

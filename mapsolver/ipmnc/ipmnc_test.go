@@ -356,7 +356,7 @@ func TestSpecialCases(t *testing.T) {
 	if res, _ := Solve(ctx, pg, Settings{}); res.Status != solver.Interrupted || res.Assignment == nil {
 		t.Fatalf("cancelled: %v", res.Status)
 	}
-	if res, _ := Solve(within(t, time.Nanosecond), pg, Settings{}); res.Status != solver.TimeLimit && res.Status != solver.Solved {
+	if res, _ := Solve(within(t, time.Nanosecond), pg, Settings{}); res.Status != solver.OutOfTime && res.Status != solver.Solved {
 		t.Fatalf("time limit: %v", res.Status)
 	}
 

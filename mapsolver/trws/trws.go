@@ -78,7 +78,7 @@ type Settings struct {
 // Result is the outcome of a run.
 type Result struct {
 	// Status is Solved (the bound converged to Tol, or the gap closed: then
-	// the assignment is optimal up to rounding), MaxIterations, TimeLimit,
+	// the assignment is optimal up to rounding), MaxIterations, OutOfTime,
 	// Interrupted, or Infeasible (proven: a table with every entry forbidden
 	// or a bound above every finite energy).
 	Status     solver.Status
@@ -89,7 +89,7 @@ type Result struct {
 	Time       time.Duration
 }
 
-// Solve runs TRW-S on p. ctx's deadline ends it with status TimeLimit,
+// Solve runs TRW-S on p. ctx's deadline ends it with status OutOfTime,
 // its cancellation with Interrupted, both with the best assignment and
 // bound so far.
 func Solve(ctx context.Context, p *model.Pairwise, s Settings) (*Result, error) {

@@ -268,7 +268,7 @@ func TestStops(t *testing.T) {
 		t.Errorf("3 iterations: status %v after %d", res.Status, res.Iterations)
 	}
 	res, _ = Solve(within(t, time.Nanosecond), p, Settings{Tol: -1})
-	if res.Status != solver.TimeLimit {
+	if res.Status != solver.OutOfTime {
 		t.Errorf("time limit: status %v", res.Status)
 	}
 	prev := math.Inf(-1)

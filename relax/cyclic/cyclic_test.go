@@ -226,7 +226,7 @@ func TestLimits(t *testing.T) {
 	_, p := problem(t, md)
 	s := DefaultSettings()
 	res, err := Solve(within(t, time.Nanosecond), p, s)
-	if err != nil || res.Status != solver.TimeLimit {
+	if err != nil || res.Status != solver.OutOfTime {
 		t.Fatalf("time limit: %v %v", res.Status, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -152,7 +152,7 @@ func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 	if res.Status != solver.Solved {
 		switch {
 		case ctx.Err() == context.DeadlineExceeded:
-			res.Status = solver.TimeLimit
+			res.Status = solver.OutOfTime
 		case ctx.Err() != nil:
 			res.Status = solver.Interrupted
 		}

@@ -409,10 +409,10 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestTimeLimit: the run ends at its time limit, within a second, with
-// status TimeLimit, a factor, and a closing inner solve in the fifth of
+// TestDeadline: the run ends at its time limit, within a second, with
+// status OutOfTime, a factor, and a closing inner solve in the fifth of
 // the time kept for it.
-func TestTimeLimit(t *testing.T) {
+func TestDeadline(t *testing.T) {
 	p := grid(t, 40, 40, 5, 6)
 	s := DefaultSettings()
 	limit := 300 * time.Millisecond
@@ -424,7 +424,7 @@ func TestTimeLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(t0); res.Status != solver.TimeLimit || took > limit+time.Second || res.Factor == nil {
+	if took := time.Since(t0); res.Status != solver.OutOfTime || took > limit+time.Second || res.Factor == nil {
 		t.Fatalf("status %v after %v", res.Status, took)
 	}
 	if res.Closing == 0 {

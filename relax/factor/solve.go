@@ -53,7 +53,7 @@ var errNotCertified = errors.New("factor: not certified at this iteration")
 // Solve solves the SDR of prob by the augmented Lagrangian on a factor
 // Xbar = V V^T (see the package doc). It returns an error only for invalid
 // settings; cancelling ctx stops the run with status Interrupted, ctx's
-// deadline (the time limit) with TimeLimit (the inner iterations and the
+// deadline (the time limit) with OutOfTime (the inner iterations and the
 // certificates' eigensolver check it), all with the last factor and the
 // best bound so far.
 func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
@@ -189,7 +189,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		}
 	}
 	res.Marginals = prob.Marginals(column0(v))
-	if ctx.Err() == nil && !proven && s.CloseIter > 0 && (res.PrimalInfeasibility <= s.TolLoose || res.Status == solver.TimeLimit) &&
+	if ctx.Err() == nil && !proven && s.CloseIter > 0 && (res.PrimalInfeasibility <= s.TolLoose || res.Status == solver.OutOfTime) &&
 		!(sdr.Gap(res.PrimalObjective, res.SDRBound) <= s.Tol) {
 		closeDual(ctx, a, in.v(), cf, res, &s)
 	}

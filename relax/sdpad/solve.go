@@ -21,7 +21,7 @@ var ErrTooLarge = errors.New("sdpad: too large for the dense SDPAD")
 // returns an error only for invalid settings or a problem above
 // Settings.MaxOrder (ErrTooLarge); numerical trouble gives status
 // Failed, whose result must not be used. Cancelling ctx stops the run with
-// status Interrupted, the time limit with TimeLimit; both keep the last
+// status Interrupted, the time limit with OutOfTime; both keep the last
 // iterate and the best certified bound so far.
 func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
 	if err := s.check(prob); err != nil {
@@ -97,7 +97,7 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		}
 	}
 	mode := certClose
-	if status == solver.TimeLimit || status == solver.Interrupted || probed {
+	if status == solver.OutOfTime || status == solver.Interrupted || probed {
 		mode = certHurry
 	}
 	if status != solver.Failed && (st.lastCert != k || s.Face) && !st.certify(k, mode) {

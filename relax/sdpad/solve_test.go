@@ -272,7 +272,7 @@ func TestLimitsAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != solver.TimeLimit || math.IsInf(r.EnergyBound, -1) {
+	if r.Status != solver.OutOfTime || math.IsInf(r.EnergyBound, -1) {
 		t.Fatalf("time limit: status %v, bound %v", r.Status, r.EnergyBound)
 	}
 	ctx, cancel = context.WithCancel(context.Background())

@@ -73,7 +73,7 @@ type Settings struct {
 // Result is the outcome of a search.
 type Result struct {
 	// Status is Solved when a feasible assignment was found, Infeasible when
-	// none exists (proven), else TimeLimit, Interrupted or MaxIterations.
+	// none exists (proven), else OutOfTime, Interrupted or MaxIterations.
 	Status     solver.Status
 	Assignment []int   // the feasible assignment (Solved only), else nil
 	Energy     float64 // m.Energy(Assignment); +Inf when there is none

@@ -343,7 +343,7 @@ func TestDeterministic(t *testing.T) {
 
 // TestInterrupted checks that a cancelled context stops the search at once,
 // also on a problem that would otherwise take very long, with status
-// Interrupted; its deadline, the time limit, with TimeLimit.
+// Interrupted; its deadline, the time limit, with OutOfTime.
 func TestInterrupted(t *testing.T) {
 	m := pigeonhole(12) // exponential for this search
 	search := func(ctx context.Context) *Result {
@@ -376,7 +376,7 @@ func TestInterrupted(t *testing.T) {
 	ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	res = search(ctx)
-	if res.Status != solver.TimeLimit || res.Nodes == 0 {
+	if res.Status != solver.OutOfTime || res.Nodes == 0 {
 		t.Fatalf("status %v after %d nodes and a deadline, want time-limit", res.Status, res.Nodes)
 	}
 }
@@ -395,7 +395,7 @@ func TestLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != solver.TimeLimit || res.Time > 2*time.Second {
+	if res.Status != solver.OutOfTime || res.Time > 2*time.Second {
 		t.Fatalf("status %v after %v, want time-limit", res.Status, res.Time)
 	}
 }
