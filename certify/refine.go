@@ -17,7 +17,7 @@ import (
 )
 
 // Refine looks for a better certificate than that of the dual point
-// (y, z >= 0) by maximizing the §9 bound as a function of the dual point,
+// (y, z >= 0) by maximizing the certified bound (docs/relaxation.md) as a function of the dual point,
 //
 //	F(y, z) = -<b, y> + (n+1) lambda_min(U^T S(y, z) U),
 //

@@ -150,7 +150,7 @@ func (e *Projector) Smallest(v *mat.SymDense, k int, vecs *mat.Dense) ([]float64
 }
 
 // Project sets dst = Proj_PSD(v) = sum over positive eigenvalues of lambda
-// u u^T (the step of Algorithm 1, §5) and returns the number of positive
+// u u^T (the step of Algorithm 1, docs/relaxation.md, SDPAD) and returns the number of positive
 // eigenvalues. dst may be v. It reduces v to tridiagonal form, finds all
 // eigenvalues (Dsterf), and computes eigenvectors for the sign with fewer
 // eigenvalues only (k <= n/2 of them), by inverse iteration (dstein); only if

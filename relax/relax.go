@@ -17,7 +17,7 @@ import (
 	"github.com/sdrmap/sdrmap/solver"
 )
 
-// Solver solves the SDR of prob (spec §2) in the minimization form <C,Xbar>
+// Solver solves the SDR of prob (docs/relaxation.md, Relaxation) in the minimization form <C,Xbar>
 // of package sdr. It returns an error only for invalid settings; numerical
 // trouble is status Failed, whose solution must not be used. Cancelling ctx
 // ends the run with status Interrupted, the time limit with TimeLimit; both
@@ -30,7 +30,7 @@ type Solver interface {
 // values mean the solver's default.
 type Settings struct {
 	TimeLimit     time.Duration // 0: none
-	Tol           float64       // relative tolerance of the protocol (§8: gap and infeasibilities)
+	Tol           float64       // relative tolerance of the protocol (docs/relaxation.md, Protocol: gap and infeasibilities)
 	MaxIter       int           // iteration limit
 	Rank, MaxRank int           // factor-form solvers: initial and largest rank
 	Seed          uint64        // randomized steps; runs are deterministic per seed
@@ -51,7 +51,7 @@ type Iterate struct {
 	Iteration int
 	Time      time.Duration // since the start of the relaxation
 	Bound     float64       // best certified energy bound so far (-Inf before the first)
-	Gap       float64       // relative gap of the protocol (§8)
+	Gap       float64       // relative gap of the protocol (docs/relaxation.md, Protocol)
 }
 
 // Start is a warm start: multipliers, a factor of Xbar and the penalty, as
@@ -74,13 +74,13 @@ type Solution struct {
 
 	Y, Z         []float64 // final dual point, layout sdr.Layout; z >= 0, one per entry of P
 	BestY, BestZ []float64 // the dual point to refine: that of EnergyBound, or one the solver deems a better start, certified or not (nil if none)
-	EnergyBound  float64   // best certified lower bound on every assignment's energy (§9), -Inf if none
+	EnergyBound  float64   // best certified lower bound on every assignment's energy (docs/relaxation.md, Certified bound), -Inf if none
 
 	PrimalObjective     float64 // <C, Xbar>
 	DualObjective       float64 // -<b, y>
-	Gap                 float64 // §8, as the solver's stopping rule measures it (factor: at a shift of y, factor.Result.Shift)
-	PrimalInfeasibility float64 // §8
-	DualInfeasibility   float64 // §8, as the solver's stopping rule measures it (sdpad: against the face's dual cone; factor: on the face, at the shifted y)
+	Gap                 float64 // docs/relaxation.md, Protocol, as the solver's stopping rule measures it (factor: at a shift of y, factor.Result.Shift)
+	PrimalInfeasibility float64 // docs/relaxation.md, Protocol
+	DualInfeasibility   float64 // docs/relaxation.md, Protocol, as the solver's stopping rule measures it (sdpad: against the face's dual cone; factor: on the face, at the shifted y)
 
 	Iterations int
 	Restarts   int     // restarts of the iteration, if the solver has them

@@ -8,7 +8,7 @@
 // # The reduced relaxation
 //
 // Such a model's energy is E(x) = Const + sum_e T_e((x_J - x_I) mod m).
-// Averaging a feasible point of the lifted SDR (sdr-math.md §3) over the m
+// Averaging a feasible point of the lifted SDR (docs/relaxation.md, Relaxation) over the m
 // shifts leaves its objective unchanged, so the SDR has an optimum whose
 // edge and diagonal blocks are circulant; their eigenvalues, the Fourier
 // coefficients, give n x n Hermitian blocks M_k (k = 1..m-1, M_{m-k} =
@@ -52,7 +52,7 @@
 //	sum T q >= sum_e sum_s w_e(s) / m + sum_k alpha_k <G_k, M_k>
 //	        >= sum_e sum_s w_e(s) / m + sum_k alpha_k (sum_i y_ki + n min(0, lambda_min(G_k - Diag(y_k)))),
 //
-// alpha_k = 2 for the pairs k, m - k and 1 for k = m/2: the §9 bound of
+// alpha_k = 2 for the pairs k, m - k and 1 for k = m/2: the certified bound (docs/relaxation.md) of
 // the reduced relaxation. y_k comes from the stationarity of U_k (y_ki =
 // Re <(G_k U_k)_i, u_ki>), lambda_min from Lanczos on the real form of the
 // slack, [[Re, -Im], [Im, Re]], whose eigenvalues are the slack's, doubled

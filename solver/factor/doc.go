@@ -1,7 +1,7 @@
 // Package factor solves the semidefinite relaxation of package sdr on a
 // factor Xbar = V V^T by an augmented Lagrangian (ALM), with no eigensolve
-// inside the iteration: the spec's factor-form.md derives the method, and
-// sdr-math.md fixes the relaxation (§ numbers below refer to it).
+// inside the iteration (docs/relaxation.md, Factor form and Factor ALM;
+// package sdr fixes the relaxation).
 //
 // # The factor
 //
@@ -29,7 +29,7 @@
 //
 // # The iteration
 //
-// The products are penalized by the augmented Lagrangian (factor-form.md §2)
+// The products are penalized by the augmented Lagrangian (docs/relaxation.md, Factor ALM)
 // on costs scaled to a largest entry of 1 (a binary variable's h is 0 on its
 // sphere, so only its multiplier term remains),
 //
@@ -79,14 +79,14 @@
 // The multipliers are a dual point: E3, E4 and z are the ALM's (a binary
 // variable's E3 the closed form above), E1 and E2 are 0, and E0 is fixed
 // by the first column of S V (see alm.dual for why this is exact on the
-// minimal face). Its §9 bound on the face (sdr.Face, Lanczos on U^T S U,
+// minimal face). Its certified bound (docs/relaxation.md) on the face (sdr.Face, Lanczos on U^T S U,
 // certify.Partial) is rigorous for any multipliers, like every bound in
 // sdrmap, and tight when V is a rank-deficient minimizer. Certificates are
 // computed when the primal infeasibility is within the tolerance, every
 // few outer iterations before, and at the end; the SDR driver
 // (relax/driver) refines the best one (certify.Refine).
 //
-// The protocol (§8) is measured at a shift of that point, y + t w with
+// The protocol (docs/relaxation.md, Protocol) is measured at a shift of that point, y + t w with
 // A*(w) = I (sdr.Problem.BestShift): its slack is S + t I, its dual
 // objective lower by (n+1) t. A certificate computes only the 8 smallest eigenvalues
 // of U^T S U, of order N - n, so its dinf must count every eigenvalue not

@@ -1,5 +1,5 @@
 // Package sdpad solves the SDR of package sdr with the paper's Algorithm 1
-// (SDPAD, spec §5; Solve, dense Xbar) and Algorithm 2 (SDPAD-LR, spec §6;
+// (SDPAD, docs/relaxation.md, SDPAD; Solve, dense Xbar) and Algorithm 2 (SDPAD-LR, docs/relaxation.md, SDPAD-LR;
 // SolveLR, Xbar = Y Y^T). Both run the iteration
 //
 //	Xt  = (1 + 1/gamma) Xbar_{k-1} - Xbar_{k-2} / gamma
@@ -17,25 +17,25 @@
 // most MaxRank and finds eigenpairs by LOBPCG on the implicit operator (see
 // SolveLR and "Low rank" below).
 //
-// # The steps: exact z-step and step length 1.6 (default) or §5's
+// # The steps: exact z-step and step length 1.6 (default) or the paper's
 //
 // Written as the alternating direction method of Wen, Goldfarb and Yin on
-// the dual (spec §5), the y- and z-steps minimize the dual augmented
+// the dual (docs/relaxation.md, SDPAD), the y- and z-steps minimize the dual augmented
 // Lagrangian over y and over z >= 0; A and P touch disjoint entries of
 // Xbar, so the two minimizations are independent and each is preconditioned
 // by its Gram inverse: (AA*)^{-1} for y, (PP*)^{-1} = 2I for z under
-// spec §3's P* (z/2 at [ia,jb] and [jb,ia], P P* = I/2). §5 writes the
+// the P* of docs/relaxation.md, Operators (z/2 at [ia,jb] and [jb,ia], P P* = I/2). The paper writes the
 // z-step with mu alone, half of the exact step (Settings.ExactZ). In the
 // same method the multiplier Xbar may take a step gamma in (0, (1 + sqrt
 // 5)/2) along its update (Fortin and Glowinski; Wen, Goldfarb and Yin take
-// 1.6), §5 being gamma = 1; eliminating their slack S then gives the
+// 1.6), the paper's being gamma = 1; eliminating their slack S then gives the
 // extrapolation above, with which the y- and z-steps stay exact
 // (Settings.StepLength). Solve takes both, ExactZ and gamma = 1.6;
 // SolveLR takes ExactZ and gamma = 1, since (1 - gamma) Y Y^T + gamma Y'
-// Y'^T would double the factor's rank; PaperSettings keeps §5's steps.
-// With gamma > 1 Xbar_k need not be PSD: the primal point measured (§8),
+// Y'^T would double the factor's rank; PaperSettings keeps the paper's steps.
+// With gamma > 1 Xbar_k need not be PSD: the primal point measured (docs/relaxation.md, Protocol),
 // rounded and returned is the projection Proj(...) (Result.X).
-// Iterations to the protocol, §5's steps, the exact z-step, and both
+// Iterations to the protocol, the paper's steps, the exact z-step, and both
 // (BENCHMARKS.md, "The exact z-step and the step length"):
 //
 //	deer_0034, 1e-3                          1086    809    734
@@ -53,7 +53,7 @@
 //
 // # Cone: the minimal face (default) or the PSD cone (the paper)
 //
-// The feasible set has no interior (§3): every feasible Xbar satisfies Xbar
+// The feasible set has no interior (docs/relaxation.md, Minimal face): every feasible Xbar satisfies Xbar
 // v_i = 0, v_i = e_0 - sum_a e_ia, and a dual slack must be PSD also on the
 // v_i, which the optimum of a dual need not allow: on the remark example y
 // grows while -<b,y> creeps towards the optimum. With Settings.Face (the
@@ -61,20 +61,20 @@
 // PSD} (sdr.Face, an O(N^2) change of basis), i.e. facial reduction done as
 // a change of cone: A, P, (AA*)^{-1} and the feasible set are unchanged, and
 // the dual slack need only be PSD on range(U). Without forbidden pairs the
-// face problem has a strictly feasible point (§3). The eigenproblem shrinks
+// face problem has a strictly feasible point (docs/relaxation.md, Minimal face). The eigenproblem shrinks
 // to order N - n. Face = false is the
 // paper's projection onto the whole PSD cone.
 //
 // # Penalty schedule: residual balancing (default) or the paper's
 //
-// Measured on 44 problems (the remark example of §10, Potts grids 3x4 with 4
+// Measured on 44 problems (the remark example of docs/relaxation.md, Small cases, Potts grids 3x4 with 4
 // labels and 5x5 with 3, ORIENT n = 30 with 8 labels, the UAI 2008
 // side-chain model pdb1akg, and 40 random tiny models with forbidden
 // entries), protocol stop at 1e-4, at most 20000 iterations, total
 // iterations and unsolved problems (TestMeasureSchedules, 2026-11-26; the
 // balanced rows start at the dense default mu0, DenseMuShare ||C||_F /
 // sqrt(N), unless said otherwise; the rows with Anderson use the
-// acceleration of Solve, below; all but the last four take §5's half
+// acceleration of Solve, below; all but the last four take the paper's half
 // z-step, and all but the last two gamma = 1, above):
 //
 //	PSD cone, paper (mu_min 1e-3, rho 1.005, unbounded)   136857   5 unsolved
@@ -101,8 +101,8 @@
 // Balanced, which starts at mu = DenseMuShare ||C||_F / sqrt(N) in Solve and
 // at ||C||_F / sqrt(N) (the ratio of the scales of S' and Xbar) in SolveLR,
 // and every 100 iterations multiplies mu by sqrt(pinf/dinf) (clamped to
-// [1/2, 2]) when the primal and the exact dual infeasibility of §8 differ by
-// more than a factor 5. Ratio 10 (with §5's steps) took deer_0034 to the
+// [1/2, 2]) when the primal and the exact dual infeasibility of docs/relaxation.md, Protocol differ by
+// more than a factor 5. Ratio 10 (with the paper's steps) took deer_0034 to the
 // 1e-3 protocol in 946 instead of 1,086 iterations, but under auto solved
 // CSP_11 in 1.3 times the time and left the 60-s bounds of the dense models
 // mixed (BENCHMARKS.md, "The exact z-step and the step length"), so 5 stays.
@@ -127,7 +127,7 @@
 // why restarted primal-dual methods (PDLP) restart from it. Every
 // RestartEvery = 100 iterations, after the adaptation of mu, the iteration
 // restarts from the average (Xbar, y, z) of the iterates since the last
-// restart when the average has max(gap, pinf) (§8) below restartGain = 0.5
+// restart when the average has max(gap, pinf) (docs/relaxation.md, Protocol) below restartGain = 0.5
 // times the current iterate's; either way the averaging starts anew. The
 // condition keeps the runs that converge without circling unchanged (the
 // average of a monotone run lags behind it). Dense Solve to 1e-7 on ORIENT
@@ -181,7 +181,7 @@
 // # Stopping and status
 //
 // StopRule Protocol (default) stops when the gap, the primal infeasibility
-// and the dual infeasibility of §8 are all at most Tol (status Solved); the
+// and the dual infeasibility of docs/relaxation.md, Protocol are all at most Tol (status Solved); the
 // dual infeasibility is exact (dense eigenvalues, computed when the cheap
 // upper bound mu ||Xbar_k - Xbar_{k-1}||_F does not already settle it), and
 // taken against the dual cone of the face in Face mode. StopRule Paper stops
@@ -194,7 +194,7 @@
 // The raw dual objective -<b,y_k> is not a bound: at an infeasible iterate
 // it exceeds <C,Xbar_k> about half of the time (58% of 41937 iterates on the
 // tiny test models). Every BoundEvery iterations, and at the end, the
-// certified bound of §9 is computed from the eigenvalues of the compressed
+// certified bound (docs/relaxation.md, Certified bound) is computed from the eigenvalues of the compressed
 // dual slack (sdr.Certificate); Result keeps the best one, which never
 // exceeds the SDR optimum nor, hence, the minimum energy, and the dual
 // iterate that gave it (BestY, BestZ). certify.Face certifies any dual

@@ -30,7 +30,7 @@ const (
 	minEigenTol         = 1e-12
 )
 
-// SolveLR runs SDPAD-LR, the paper's Algorithm 2 (spec §6): the iteration
+// SolveLR runs SDPAD-LR, the paper's Algorithm 2 (docs/relaxation.md, SDPAD-LR): the iteration
 // of Solve with Xbar = Y Y^T, Y of N x r, and the projection replaced by the
 // top-r eigenpairs of V = Y Y^T - S'/mu, found by LOBPCG (package eigen) on
 // the implicit operator and warm-started from the previous iteration's
@@ -44,7 +44,7 @@ const (
 // longer bounds the dual infeasibility: the protocol stop always uses a
 // certificate, whose dual infeasibility comes from the CertifyRank smallest
 // eigenvalues of the (compressed) dual slack and is an upper estimate when
-// they are all negative (sdr.CertifyPartial). The certified bound (§9)
+// they are all negative (sdr.CertifyPartial). The certified bound (docs/relaxation.md, Certified bound)
 // rests on the smallest Ritz value less its residual: rigorous for the
 // eigenvalue it approximates, and a bound on lambda_min unless LOBPCG
 // missed a smaller eigenvalue from its random start (see eigen.LowerBound).

@@ -11,7 +11,7 @@ import (
 // Settings.StepLength.
 const MaxStepLength = 1.618033988749895
 
-// Parameters of the paper's Algorithm 1 (spec §5).
+// Parameters of the paper's Algorithm 1 (docs/relaxation.md, SDPAD).
 const (
 	PaperMuMin   = 1e-3 // initial penalty mu_min
 	PaperRho     = 1.005
@@ -29,7 +29,7 @@ type StopRule int
 
 const (
 	// Protocol stops when the gap and both infeasibilities of the
-	// evaluation protocol (§8) are at most Tol.
+	// evaluation protocol (docs/relaxation.md, Protocol) are at most Tol.
 	Protocol StopRule = iota
 	// Paper stops on the paper's min(mu ||Xbar_k - Xbar_{k-1}||_F,
 	// ||A(Xbar_k) - b||) <= Eps.
@@ -70,7 +70,7 @@ type Settings struct {
 	MaxOrder int
 
 	StopRule StopRule
-	Tol      float64 // Protocol: gap and inf of §8 at most Tol
+	Tol      float64 // Protocol: gap and inf (docs/relaxation.md, Protocol) at most Tol
 	TolLoose float64 // at MaxIter, status SolvedInaccurate instead of MaxIterations if gap and inf are at most TolLoose
 	Eps      float64 // Paper: the paper's epsilon
 
@@ -87,7 +87,7 @@ type Settings struct {
 	// augmented Lagrangian over z >= 0, as the y-step is over y: z -
 	// mu (P P*)^{-1} P(Xt) = z - 2 mu P(Xt), clipped at 0 (A and P touch
 	// disjoint entries of Xbar, so the two minimizations are independent;
-	// spec §3 and §5). Without it the step is §5's z - mu P(Xt), half of
+	// docs/relaxation.md, Operators and SDPAD). Without it the step is the paper's z - mu P(Xt), half of
 	// that: 1.3 times the iterations on deer_0034 (see the package doc).
 	ExactZ bool
 
@@ -95,13 +95,13 @@ type Settings struct {
 	// Solve: Xbar_k = (1 - gamma) Xbar_{k-1} + gamma Proj(Xbar_{k-1} -
 	// S'/mu), with the extrapolation Xt = (1 + 1/gamma) Xbar_{k-1} -
 	// Xbar_{k-2}/gamma that keeps the y- and z-steps the exact
-	// minimizations (§5 is gamma = 1). With ExactZ the method converges
+	// minimizations (the paper's is gamma = 1). With ExactZ the method converges
 	// for gamma in (0, MaxStepLength) (Fortin and Glowinski's step for
 	// two-block ADMM; Wen, Goldfarb and Yin take 1.6). SolveLR takes 1: a
 	// relaxed factor would have twice the rank.
 	StepLength float64
 
-	// BoundEvery: the certified bound (§9) and the exact dual
+	// BoundEvery: the certified bound (docs/relaxation.md, Certified bound) and the exact dual
 	// infeasibility are computed every BoundEvery iterations (dense
 	// eigenvalues of the dual slack) and always at the end.
 	BoundEvery int
@@ -110,13 +110,13 @@ type Settings struct {
 	// holds the feasible set (facial reduction as a change of cone, see
 	// sdr.Face) instead of the whole PSD cone (the paper). The feasible
 	// set and the optimum are the same, but the unreduced SDR has no
-	// strictly feasible point (§3) and its dual iterates drift, while the
+	// strictly feasible point (docs/relaxation.md, Minimal face) and its dual iterates drift, while the
 	// face problem has one when no pair is forbidden. The stopping rule
 	// then measures the dual infeasibility against the dual cone of F
 	// (Result.FaceDualInfeasibility).
 	Face bool
 
-	// Low rank (SolveLR, spec §6): Xbar = Y Y^T with Y of N x Rank
+	// Low rank (SolveLR, docs/relaxation.md, SDPAD-LR): Xbar = Y Y^T with Y of N x Rank
 	// columns; every RankEvery iterations, if the smallest kept eigenvalue
 	// exceeds RankDelta times the largest, the rank doubles up to MaxRank.
 	Rank, MaxRank int
@@ -238,8 +238,8 @@ func DefaultSettings() Settings {
 
 // PaperSettings returns the paper's Algorithm 1 as published: the whole PSD
 // cone, mu from mu_min = 1e-3 growing by rho = 1.005 without bound, the
-// paper's stopping rule with eps = 1e-4, k_max = 1000, and the steps of
-// §5 (no ExactZ, StepLength 1).
+// paper's stopping rule with eps = 1e-4, k_max = 1000, and the paper's steps
+// (docs/relaxation.md, SDPAD: no ExactZ, StepLength 1).
 func PaperSettings() Settings {
 	s := DefaultSettings()
 	s.MaxIter = PaperMaxIter
