@@ -83,10 +83,10 @@ func (op *Slack) Dim() int {
 }
 
 // Apply sets dst = U^T S' U x (S' x on the PSD cone). On the face a single
-// vector (Lanczos) goes through the sparse sdr.FaceSym, 1.6-4.2x faster;
-// a block goes through Xbar's coordinates (Face.Lift, S.MulMat,
+// vector (Lanczos) goes through the sparse sdr.FaceSym, which is faster
+// there; a block goes through Xbar's coordinates (Face.Lift, S.MulMat,
 // Face.Restrict), whose sweep by variable is faster on dense blocks
-// (BenchmarkFaceSym: ORIENT, 8 columns, 11.7 against 15.0 ms).
+// (BenchmarkFaceSym).
 func (op *Slack) Apply(dst, x *mat.Dense) {
 	if op.Face == nil {
 		op.S.MulMat(dst, x)

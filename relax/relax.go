@@ -91,8 +91,8 @@ type Solution struct {
 
 // RowFactor returns Factor, or the column X[:, 0] (the rank-one part along
 // row 0 when Xbar_00 = 1): without an eigendecomposition, enough for the
-// argmax of the marginals (rounding.Sample's first draw). FactorOf of a
-// dense X took 75 s at N = 1704 on a loaded machine.
+// argmax of the marginals (rounding.Sample's first draw), where FactorOf of
+// a dense X can take long.
 func (s *Solution) RowFactor() *mat.Dense {
 	if s.Factor != nil {
 		return s.Factor
@@ -108,9 +108,8 @@ func (s *Solution) RowFactor() *mat.Dense {
 // FactorOf returns a factor F with F F^T = Xbar: Factor, or one of X by
 // pivoted Cholesky (O(N r^2) for X of rank r), stopped when the largest
 // diagonal entry left is at most factorTol. Any F with F F^T = X gives the
-// randomized rounding the same law (F g ~ N(0, X)). The dense
-// eigendecomposition it replaces took 10 s at N = 901 on a loaded machine,
-// past a 3 s time limit.
+// randomized rounding the same law (F g ~ N(0, X)). It replaces a dense
+// eigendecomposition, which at moderate N overran short time limits.
 func (s *Solution) FactorOf() *mat.Dense {
 	if s.Factor != nil {
 		return s.Factor

@@ -289,8 +289,7 @@ const complementSlack = 1e-2
 // complementTol is the largest gap and primal infeasibility (docs/relaxation.md, Protocol) of a
 // relaxation whose rounded assignments get the complement certificate, as
 // the solvers' probes: from a farther iterate its bound is useless, and at
-// N = 500K its eigensolve (about a second an iteration) ran 3 s past the
-// time limit.
+// large N its eigensolve can run past the time limit.
 const complementTol = 0.1
 
 // closeBound returns the bound of the best dual point of res (BestY, BestZ)
@@ -334,8 +333,7 @@ func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, rel
 
 // denseBound returns the bound of (y, z) from the dense eigenvalues of its
 // slack (sdr.Problem.Certify), or -Inf when ctx ends first: the
-// eigendecomposition cannot be stopped, so it is left to finish unobserved
-// (about 2 s at N = 901).
+// eigendecomposition cannot be stopped, so it is left to finish unobserved.
 func denseBound(ctx context.Context, prob *sdr.Problem, y, z []float64) float64 {
 	if ctx.Err() != nil {
 		return math.Inf(-1)

@@ -91,10 +91,9 @@ func (a *alm) binaryMultipliers(v *mat.Dense) {
 // (certify.Partial on U^T S U), warm-started from its previous vectors, by
 // Lanczos: near a solution the slack has many small eigenvalues close
 // together, and there LOBPCG ran out of iterations with residuals larger
-// than lambda_min itself (Grids_20: residual 2.4e-3 at the Ritz value
-// -5.4e-4 after 800 operator applications, the bound losing n+1 times the
-// residual), where Lanczos reached a residual of 4e-9 in the same budget
-// (BENCHMARKS.md, "Lanczos certificates").
+// than lambda_min itself (the bound losing n+1 times the residual), where
+// Lanczos converged in the same budget (bench/results/2026-11-25/NOTES.md,
+// "Lanczos certificates").
 type certifier struct {
 	prob *sdr.Problem
 	op   *certify.Slack

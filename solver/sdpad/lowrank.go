@@ -166,8 +166,8 @@ func (lr *lowRank) project(slack *sdr.Sym, mu, acc float64, x *sdr.Sym) (float64
 		lr.resize(min(2*lr.r, s.MaxRank, lr.d))
 	}
 	// No guard vectors (Guard < 0): with the default guard this
-	// warm-started, inexact solve took 1.5x the CPU time on the 10 x 10
-	// grid (21.2 s against 13.8 s, 2,780 against 2,107 iterations).
+	// warm-started, inexact solve cost more time and iterations
+	// (bench/results/2026-11-22/NOTES.md, "SDP solvers on a 10 x 10 Potts grid").
 	op := eigen.Func{N: lr.d, F: lr.applyV}
 	res, err := eigen.Largest(op, lr.r, lr.warm, eigen.Settings{Tol: min(s.EigenTol, max(acc, minEigenTol)), MaxIter: s.EigenMaxIter, NoVerify: true, Seed: uint64(lr.k), Guard: -1, Stop: lr.stop})
 	// ErrNotConverged leaves an inexact projection, which later iterations refine.

@@ -62,10 +62,9 @@ type Settings struct {
 	// problem gets ErrTooLarge. An iteration of Solve is a dense
 	// eigendecomposition of order N - n (on the face; N for the closing
 	// certificate), which looks at no context or time limit, and its time
-	// grows as the cube of the order: 0.12 s for deer_0034 (541), 2 s for
-	// Grids_18 (1601), on one core; by that law 40 minutes for GeomSurf-7
-	// (14611). The dense matrices take about 100 N^2 bytes (Grids_18's
-	// whole run peaks at 1.26 GB; GeomSurf-7: 24 GB). SolveLR has no such
+	// grows as the cube of the order (bench/results/2026-11-27/NOTES.md,
+	// "The dense SDPAD above N = 4000"). The dense matrices take about
+	// 100 N^2 bytes. SolveLR has no such
 	// limit.
 	MaxOrder int
 
@@ -88,7 +87,7 @@ type Settings struct {
 	// mu (P P*)^{-1} P(Xt) = z - 2 mu P(Xt), clipped at 0 (A and P touch
 	// disjoint entries of Xbar, so the two minimizations are independent;
 	// docs/relaxation.md, Operators and SDPAD). Without it the step is the paper's z - mu P(Xt), half of
-	// that: 1.3 times the iterations on deer_0034 (see the package doc).
+	// that, which takes more iterations (see the package doc).
 	ExactZ bool
 
 	// StepLength is the step gamma of the multiplier Xbar in the dense
@@ -162,8 +161,8 @@ type Settings struct {
 	// run with status Solved: the caller has what it solves for (sdrmap:
 	// an assignment proven optimal by a certificate at it). The default,
 	// every 20 iterations from gap and pinf 0.1 on, lets a probe come at
-	// the first iterate that can prove: 280 iterations against 900 with
-	// every 100 from 1e-2 on ORIENT n = 100, p = 0.1 (BENCHMARKS.md).
+	// the first iterate that can prove (bench/results/2026-11-22/NOTES.md,
+	// "ORIENT tightness against noise").
 	Probe      func(*Result) bool
 	ProbeEvery int
 	ProbeTol   float64
@@ -185,17 +184,16 @@ type Start struct {
 
 // DenseMuShare is the share of ||C||_F / sqrt(N) at which the dense Solve
 // starts mu by default. A smaller mu weights dual feasibility, whose
-// iterates give the certified bound: with a quarter, auto's 60-s bounds on
-// the dense object-detection models are about twice as close to the
-// energy (deer_0034 1.2% against 2.3%) and the 10 x 10 x 4 Potts grid
-// needs 11% fewer iterations; SDPAD-LR keeps the whole ratio, which ORIENT
-// n = 200 needs (BENCHMARKS.md, "Dense projections and the initial
-// penalty").
+// iterates give the certified bound: with a quarter, auto's bounds on the
+// dense object-detection models came closer to the energy and the small
+// Potts grid needed fewer iterations; SDPAD-LR keeps the whole ratio, which
+// ORIENT needs (bench/results/2026-11-26/NOTES.md, "Dense projections and
+// the initial penalty").
 const DenseMuShare = 0.25
 
 // DefaultMaxOrder is Settings.MaxOrder of DefaultSettings: 1.6 GB of
-// dense matrices, and iterations of 4 s (binary variables: order 2000 on
-// the face) to about 50 s (10 labels: 3600) on one core.
+// dense matrices (100 N^2 bytes), and the largest order whose
+// uninterruptible iterations stay reasonably short on one core.
 const DefaultMaxOrder = 4000
 
 // DefaultSettings returns the settings used by sdrmap: facial reduction,
