@@ -28,7 +28,10 @@ func ReadModelFile(path string) (*model.Model, error) {
 
 // ParseModel parses a model in the UAI format from data; name is used in
 // errors. Any whitespace layout is accepted. Table entries are
-// probabilities phi >= 0: phi = 0 becomes a forbidden entry, others ln phi.
+// probabilities phi >= 0: phi = 0 becomes a forbidden entry, others ln phi,
+// exact also for subnormal phi and for phi beyond the float64 range
+// (internal/logprob). A table with every entry zero is read as it is: the
+// model is infeasible, which sdrmap.Solve reports as such.
 func ParseModel(name string, data []byte) (*model.Model, error) {
 	s := newScanner(name, data)
 	kw := s.next()
@@ -108,25 +111,17 @@ func ParseModel(name string, data []byte) (*model.Model, error) {
 			return nil, s.errEOF("the " + strconv.Itoa(cnt) + " entries of factor " + strconv.Itoa(f))
 		}
 		t := model.Table{Log: make([]float64, cnt)}
-		zeros := 0
 		what := "entry of factor " + strconv.Itoa(f)
 		for k := range t.Log {
-			v, err := s.float(what)
+			ln, zero, err := s.lnEntry(what)
 			if err != nil {
 				return nil, err
 			}
-			switch {
-			case v < 0:
-				return nil, s.errf("factor %d: negative entry %v", f, v)
-			case v == 0:
+			if zero {
 				t.Forbid(k)
-				zeros++
-			default:
-				t.Log[k] = math.Log(v)
+			} else {
+				t.Log[k] = ln
 			}
-		}
-		if zeros == cnt {
-			return nil, s.errf("factor %d: all %d entries are zero: the model has no feasible assignment", f, cnt)
 		}
 		m.Factors[f].Table = t
 	}
