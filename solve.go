@@ -30,7 +30,7 @@ type Settings struct {
 	Solver    string         // solver name, see Solvers(); "" means DefaultSolver
 	Evidence  model.Evidence // observed variables
 	TimeLimit time.Duration  // stop with the best answer so far; 0: none
-	Seed      uint64         // seed of randomized steps; runs are deterministic per seed
+	Seed      uint64         // seed of randomized steps; runs are deterministic per seed; 0 means DefaultSeed
 	Tol       float64        // relative tolerance of SDR solvers (gap and infeasibility)
 	MaxIter   int            // iteration limit of iterative solvers
 	Rank      int            // initial rank of the low-rank SDR solver
@@ -182,7 +182,13 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown solver %q (available: %v)", s.Solver, Solvers())
 	}
+	if err := checkInput(m, &s); err != nil {
+		return nil, err
+	}
 	start := time.Now()
+	if r, err := proveInfeasible(ctx, m, &s, start); r != nil || err != nil {
+		return r, err
+	}
 	pre, err := presolve(m, &s)
 	if err != nil {
 		return nil, err

@@ -91,7 +91,7 @@ type Flags struct {
 func (fl *Flags) Register(f *pflag.FlagSet) {
 	f.StringVar(&fl.Solver, "solver", sdrmap.DefaultSolver, "solver: "+strings.Join(sdrmap.Solvers(), ", "))
 	f.Var((*seconds)(&fl.TimeLimit), "time-limit", "stop after this time, in seconds (2.5) or as a Go duration (1m30s), with the best assignment so far; the run ends within about 1 s of it (0: none)")
-	f.Uint64Var(&fl.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
+	f.Uint64Var(&fl.Seed, "seed", sdrmap.DefaultSeed, "seed of the randomized steps (runs are deterministic per seed)")
 	f.BoolVar(&fl.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
 	f.BoolVar(&fl.KeepSymmetry, "keep-symmetry", false, "solve a shift-invariant model as it is instead of fixing one variable to state 0 (cyclic, and auto on such a model, always do)")
 	f.StringVar(&fl.Rounding, "rounding", sdrmap.RoundSample, "sdpad, sdpad-lr, factor: sample (argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
