@@ -5,11 +5,9 @@
 package solvecmd
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,15 +39,20 @@ type Input struct {
 
 // Load reads a model (UAI, possibly compressed, or OpenGM HDF5 given as
 // file.h5 or file.h5:group) and, if evidPath is not empty, its evidence
-// (checked against the model).
+// (checked against the model), within the default limits.
 func Load(path, evidPath string) (*Input, error) {
+	return LoadLimits(path, evidPath, model.Limits{})
+}
+
+// LoadLimits is Load within lim (model.Limits; zero fields: the defaults).
+func LoadLimits(path, evidPath string, lim model.Limits) (*Input, error) {
 	in := &Input{Convention: UAIConvention}
 	var err error
 	if opengm.IsHDF5(path) {
-		in.Model, err = opengm.ReadFile(path)
+		in.Model, err = opengm.ReadFileLimits(path, lim)
 		in.Convention = OpenGMConvention
 	} else {
-		in.Model, err = uai.ReadModelFile(path)
+		in.Model, err = uai.ReadModelFileLimits(path, lim)
 	}
 	if err != nil {
 		return nil, err
@@ -85,6 +88,7 @@ type Flags struct {
 	Tol          float64 `json:"tol"`
 	MaxIter      int     `json:"max_iter"`
 	MaxStates    float64 `json:"max_states"`
+	LimitFlags
 }
 
 // Register defines the solve flags on f, bound to fl.
@@ -104,6 +108,7 @@ func (fl *Flags) Register(f *pflag.FlagSet) {
 	f.Float64Var(&fl.Tol, "tol", 0, "sdpad, sdpad-lr, factor, cyclic: relative tolerance on the SDR gap and infeasibility (0: 1e-4; cyclic 1e-6)")
 	f.IntVar(&fl.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
 	f.Float64Var(&fl.MaxStates, "max-states", 1e9, "exact: refuse models with more joint states")
+	fl.LimitFlags.Register(f)
 }
 
 // Settings checks the flags and returns the solver settings they give
@@ -126,6 +131,9 @@ func (fl *Flags) Settings() (sdrmap.Settings, error) {
 		return s, fmt.Errorf("--max-iter %d: need an iteration limit >= 0 (0: the solver's default)", fl.MaxIter)
 	case !(fl.MaxStates >= 1):
 		return s, fmt.Errorf("--max-states %v: need a number of joint states >= 1", fl.MaxStates)
+	}
+	if _, err := fl.Limits(); err != nil {
+		return s, err
 	}
 	return sdrmap.Settings{
 		Solver: fl.Solver, TimeLimit: time.Duration(fl.TimeLimit * float64(time.Second)), Seed: fl.Seed,
@@ -165,43 +173,4 @@ func (d *seconds) Set(v string) error {
 // WriteResultFile writes x in the UAI result format to path (WriteFile).
 func WriteResultFile(path string, x []int) error {
 	return WriteFile(path, func(w io.Writer) error { return uai.WriteResult(w, x) })
-}
-
-// WriteFile writes through write to path.tmp and renames it to path, so
-// that an existing file is never left half written. Errors name path, not
-// the temporary file.
-func WriteFile(path string, write func(io.Writer) error) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fileError(path, err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fileError(path, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fileError(path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fileError(path, err)
-	}
-	return nil
-}
-
-// fileError returns err about path: "path: cause", with the cause of an
-// os.PathError or os.LinkError (which name the temporary file) unwrapped.
-func fileError(path string, err error) error {
-	var pe *os.PathError
-	var le *os.LinkError
-	switch {
-	case errors.As(err, &pe):
-		err = pe.Err
-	case errors.As(err, &le):
-		err = le.Err
-	}
-	return fmt.Errorf("%s: %w", path, err)
 }
