@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/search/feasible"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/feasible"
 )
 
 // DefaultSeed is the seed that Settings.Seed 0 stands for: the default of
