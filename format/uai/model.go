@@ -136,9 +136,8 @@ func ParseModelLimits(name string, data []byte, lim model.Limits) (*model.Model,
 			return nil, s.errEOF("the " + strconv.Itoa(cnt) + " entries of factor " + strconv.Itoa(f))
 		}
 		t := model.Table{Log: make([]float64, cnt)}
-		what := "entry of factor " + strconv.Itoa(f)
 		for k := range t.Log {
-			ln, zero, err := s.lnEntry(what)
+			ln, zero, err := s.lnEntry(f)
 			if err != nil {
 				return nil, err
 			}

@@ -2,6 +2,7 @@ package uai
 
 import (
 	"fmt"
+	"strconv"
 	"unsafe"
 
 	"github.com/sdrmap/sdrmap/internal/logprob"
@@ -113,18 +114,23 @@ func (s *scanner) intWhy(what string, limit int, why string) (int, error) {
 	return v, nil
 }
 
-// lnEntry reads a potential phi >= 0 and returns ln phi (logprob.Parse),
-// or zero for phi = 0.
-func (s *scanner) lnEntry(what string) (ln float64, zero bool, err error) {
+// lnEntry reads a potential phi >= 0 of factor f and returns ln phi
+// (logprob.Parse), or zero for phi = 0.
+func (s *scanner) lnEntry(f int) (ln float64, zero bool, err error) {
 	t := s.next()
 	if t == nil {
-		return 0, false, s.errEOF(what)
+		return 0, false, s.errEOF("entry of factor " + strconv.Itoa(f))
 	}
 	ln, zero, err = logprob.Parse(unsafe.String(&t[0], len(t)))
-	if err != nil {
-		return 0, false, s.errf("%s %q: %v (need a number >= 0)", what, clip(t), err)
+	switch err {
+	case nil:
+		return ln, zero, nil
+	case logprob.ErrSyntax:
+		return 0, false, s.errf("expected entry of factor %d (a number), found %q", f, clip(t))
+	case logprob.ErrNegative:
+		return 0, false, s.errf("factor %d: negative entry %s", f, clip(t))
 	}
-	return ln, zero, nil
+	return 0, false, s.errf("factor %d: entry %q is %v", f, clip(t), err)
 }
 
 // clip shortens a token for an error message.

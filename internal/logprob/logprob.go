@@ -31,11 +31,11 @@ func Parse(tok string) (ln float64, zero bool, err error) {
 	if perr != nil {
 		var ne *strconv.NumError
 		if !errors.As(perr, &ne) || ne.Err != strconv.ErrRange {
-			return 0, false, errors.New("not a number")
+			return 0, false, ErrSyntax
 		}
 	}
 	if math.IsNaN(v) || (perr == nil && math.IsInf(v, 0)) {
-		return 0, false, errors.New("not finite")
+		return 0, false, ErrNotFinite
 	}
 	if perr == nil && v >= minNormal {
 		return math.Log(v), false, nil
@@ -43,16 +43,24 @@ func Parse(tok string) (ln float64, zero bool, err error) {
 	// 0, subnormal, underflowed to 0, or overflowed to +-Inf: from the digits.
 	neg, digits, exp, base, ok := split(tok)
 	if !ok {
-		return 0, false, errors.New("not a number")
+		return 0, false, ErrSyntax
 	}
 	if digits == "" {
 		return 0, true, nil
 	}
 	if neg {
-		return 0, false, errors.New("negative")
+		return 0, false, ErrNegative
 	}
 	return lnOf(digits, exp, base)
 }
+
+// The errors of Parse.
+var (
+	ErrSyntax    = errors.New("not a number")
+	ErrNotFinite = errors.New("not finite")
+	ErrNegative  = errors.New("negative")
+	ErrRange     = errors.New("out of range: its logarithm is beyond the float64 range")
+)
 
 // minNormal is the smallest positive normal float64.
 const minNormal = 0x1p-1022
@@ -123,12 +131,12 @@ func lnOf(digits string, exp int64, base int) (float64, bool, error) {
 		m, err = strconv.ParseFloat("0."+digits, 64)
 	}
 	if err != nil {
-		return 0, false, errors.New("not a number")
+		return 0, false, ErrSyntax
 	}
 	e := float64(exp)
 	ln := e*head + (e*tail + math.Log(m))
 	if math.IsInf(ln, 0) {
-		return 0, false, errors.New("out of range: its logarithm is beyond the float64 range")
+		return 0, false, ErrRange
 	}
 	return ln, false, nil
 }
