@@ -161,3 +161,22 @@ func TestZeroSeedIsDefault(t *testing.T) {
 		t.Fatalf("seed 0: %v %v %d (%v); seed 1: %v %v %d (%v)", a.Energy, a.Bound, a.Iterations, errA, b.Energy, b.Bound, b.Iterations, errB)
 	}
 }
+
+// TestConversionLimit checks that a conversion from higher order that
+// could exceed the limits is an error before it allocates (issue 45, item
+// 2): a factor over 20 x 20 x 20 states may become an auxiliary variable
+// of 8,000 states with edges of 8,000 x 20 entries each.
+func TestConversionLimit(t *testing.T) {
+	m := &model.Model{Card: []int{20, 20, 20}, Factors: []model.Factor{{Scope: []int{0, 1, 2}, Table: model.Table{Log: make([]float64, 8000)}}}}
+	for k := range m.Factors[0].Log {
+		m.Factors[0].Log[k] = float64(k%7) * 0.1
+	}
+	_, err := Solve(context.Background(), m, Settings{Solver: "trws", Limits: model.Limits{MaxEntries: 100_000}})
+	if err == nil || !strings.Contains(err.Error(), "more than the limit 100000 (--max-entries") {
+		t.Fatalf("error %v, want the conversion refused", err)
+	}
+	_, err = Solve(context.Background(), m, Settings{Solver: "trws", Limits: model.Limits{MaxN: 1000}})
+	if err == nil || !strings.Contains(err.Error(), "N up to 8061, more than the limit 1000") {
+		t.Fatalf("error %v, want the conversion refused", err)
+	}
+}

@@ -33,6 +33,7 @@ type Settings struct {
 	Seed      uint64         // seed of randomized steps; runs are deterministic per seed; 0 means DefaultSeed
 	NoPolish  bool           // no local search (ICM, tree-block moves) on the methods' assignments, nor on the original model after a conversion or a feasibility repair (there also no large-neighbourhood search, package lns)
 	NoConvert bool           // refuse factors of arity > 2 instead of converting them (package higherorder)
+	Limits    model.Limits   // the largest conversion from higher order accepted (its table entries and N); zero fields: model.DefaultLimits
 	// KeepSymmetry solves a shift-invariant model without evidence as it
 	// is; by default one variable is fixed to state 0 first, which loses no
 	// optimum (model.ShiftInvariant).

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"os"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -35,15 +35,7 @@ values. Writing and reading HDF5 needs a build with -tags hdf5.`,
 				}
 				return opengm.WriteFile(file, group, in.Model)
 			}
-			f, err := os.Create(out)
-			if err != nil {
-				return err
-			}
-			if err := uai.WriteModel(f, in.Model); err != nil {
-				f.Close()
-				return err
-			}
-			return f.Close()
+			return solvecmd.WriteFile(out, func(w io.Writer) error { return uai.WriteModel(w, in.Model) })
 		},
 	}
 	lim.Register(c.Flags())

@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -38,15 +38,7 @@ is -min <C, Xbar>; the energy bound is min <C, Xbar> - Const (see package sdr).`
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			f, err := os.Create(out)
-			if err != nil {
-				return err
-			}
-			if err := sdr.WriteSDPA(f, prob); err != nil {
-				f.Close()
-				return err
-			}
-			return f.Close()
+			return solvecmd.WriteFile(out, func(w io.Writer) error { return sdr.WriteSDPA(w, prob) })
 		},
 	}
 	c.Flags().StringVar(&evid, "evid", "", "evidence file (UAI 2014 or PIC 2011 layout)")

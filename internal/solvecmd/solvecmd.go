@@ -139,6 +139,7 @@ func (fl *Flags) Settings() (sdrmap.Settings, error) {
 	return sdrmap.Settings{
 		Solver: fl.Solver, TimeLimit: time.Duration(fl.TimeLimit * float64(time.Second)), Seed: fl.Seed,
 		NoPolish: fl.NoPolish, NoConvert: fl.NoConvert, KeepSymmetry: fl.KeepSymmetry, Options: fl.options(),
+		Limits: model.Limits{MaxEntries: fl.MaxEntries, MaxN: fl.MaxN},
 	}, nil
 }
 
