@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -12,10 +11,12 @@ import (
 	"github.com/sdrmap/sdrmap/format/opengm"
 	"github.com/sdrmap/sdrmap/format/toulbar2"
 	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/internal/solvecmd"
 )
 
 func convertCmd() *cobra.Command {
-	return &cobra.Command{
+	var lim solvecmd.LimitFlags
+	c := &cobra.Command{
 		Use:   "convert IN OUT",
 		Short: "Convert a model between UAI, OpenGM HDF5 and toulbar2's wcsp and cfn",
 		Long: `convert reads IN (UAI, possibly compressed, OpenGM HDF5, or toulbar2's .wcsp
@@ -27,17 +28,18 @@ probabilities are +Inf values, forbidden tuples. Writing and reading HDF5
 needs a build with -tags hdf5.
 
 Rules: wcsp holds integer costs only (a cost within 1e-9 relative of an
-integer is written rounded; others are refused: write .cfn); UAI holds
-costs within about +-708 only (exp must be a normal double). cfn writes
-every cost as the shortest decimal that reads back to the same double.
-From a toulbar2 file to wcsp or cfn the names are kept, and the file's bound
-where every cost that is not forbidden stays below it (otherwise the bound
-written is 1 + the sum of the functions' largest non-negative costs). UAI and HDF5 do not hold the
+integer is written rounded; others are refused: write .cfn), non-negative
+ones (functions are shifted into the constant; a model whose least costs
+sum below 0 is refused). cfn writes every cost as the shortest decimal
+that reads back to the same double. From a toulbar2 file to wcsp or cfn
+the names are kept, and the file's bound where every cost that is not
+forbidden stays below it (otherwise the bound written is 1 + the sum of
+the functions' largest non-negative costs). UAI and HDF5 do not hold the
 bound: an assignment whose total cost reaches it is feasible there. A cfn
 maximization becomes a minimization of the negated costs.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in, err := load(args[0], "")
+			in, err := loadWithin(lim, args[0], "")
 			if err != nil {
 				return err
 			}
@@ -51,9 +53,11 @@ maximization becomes a minimization of the negated costs.`,
 				}
 				return opengm.WriteFile(file, group, in.Model)
 			}
-			return writeFile(out, func(w io.Writer) error { return uai.WriteModel(w, in.Model) })
+			return solvecmd.WriteFile(out, func(w io.Writer) error { return uai.WriteModel(w, in.Model) })
 		},
 	}
+	lim.Register(c.Flags())
+	return c
 }
 
 // writeToulbar2 writes in's model to out in toulbar2's format ("wcsp" or
@@ -66,25 +70,10 @@ func writeToulbar2(in *input, out, format string) error {
 	if in.Toulbar2 != nil {
 		h = toulbar2.HeaderOf(in.Toulbar2)
 	}
-	return writeFile(out, func(w io.Writer) error {
+	return solvecmd.WriteFile(out, func(w io.Writer) error {
 		if format == "wcsp" {
 			return toulbar2.WriteWCSP(w, in.Model, h)
 		}
 		return toulbar2.WriteCFN(w, in.Model, h)
 	})
-}
-
-// writeFile writes out through write; on failure the partial file is
-// removed and the error names out.
-func writeFile(out string, write func(io.Writer) error) error {
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(out)
-		return fmt.Errorf("%s: %w", out, err)
-	}
-	return f.Close()
 }

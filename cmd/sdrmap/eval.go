@@ -8,12 +8,14 @@ import (
 	"github.com/sdrmap/sdrmap/format/toulbar2"
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/internal/jsonfloat"
+	"github.com/sdrmap/sdrmap/internal/solvecmd"
 	"github.com/sdrmap/sdrmap/model"
 )
 
 func evalCmd() *cobra.Command {
 	var evid string
 	var asJSON bool
+	var lim solvecmd.LimitFlags
 	c := &cobra.Command{
 		Use:   "eval FILE SOLUTION",
 		Short: "Print the energy and log10 score of an assignment",
@@ -25,7 +27,7 @@ toulbar2 -w writes: the values of all variables on one line, as indices or
 (cfn) value names.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in, err := load(args[0], evid)
+			in, err := loadWithin(lim, args[0], evid)
 			if err != nil {
 				return err
 			}
@@ -62,6 +64,7 @@ toulbar2 -w writes: the values of all variables on one line, as indices or
 	}
 	c.Flags().StringVar(&evid, "evid", "", "evidence file (UAI 2014 or PIC 2011 layout)")
 	c.Flags().BoolVar(&asJSON, "json", false, `print {"energy": ..., "log10": ...}`)
+	lim.Register(c.Flags())
 	return c
 }
 

@@ -169,6 +169,8 @@ type cfnReader struct {
 	// valueIdx[v] maps the value names of variable v to their indices,
 	// built when first needed.
 	valueIdx []map[string]int
+	lim      model.Limits
+	dim      int64 // 1 + the domain sizes so far
 }
 
 // number reads a numeric atom.
@@ -256,7 +258,12 @@ func (r *cfnReader) fields(n *node, what string, names []string, required int) (
 // toulbar2 accepts (its tutorial's simple.cfn lacks it). The number of decimals of the mustbe number is the
 // precision of the costs.
 func ParseCFN(name string, data []byte) (*Problem, error) {
-	r := &cfnReader{cfnParser: &cfnParser{file: name, data: data, line: 1}, p: &Problem{}}
+	return ParseCFNLimits(name, data, model.Limits{})
+}
+
+// ParseCFNLimits is ParseCFN within lim (ReadFileLimits).
+func ParseCFNLimits(name string, data []byte, lim model.Limits) (*Problem, error) {
+	r := &cfnReader{cfnParser: &cfnParser{file: name, data: data, line: 1}, p: &Problem{}, lim: lim.OrDefault()}
 	root, err := r.item()
 	if err != nil {
 		return nil, err
@@ -323,6 +330,7 @@ func (r *cfnReader) variables(n *node) error {
 	items := n.list
 	named := len(items) > 0 && !items[0].isList && !isNumber(items[0].text)
 	r.varIdx = map[string]int{}
+	r.dim = 1
 	m := &model.Model{}
 	r.p.Model = m
 	for i := 0; i < len(items); i++ {
@@ -376,8 +384,8 @@ func (r *cfnReader) variables(n *node) error {
 		if card == 0 {
 			return r.errAt(d.line, "variable %q has an empty domain", vname)
 		}
-		if card > maxTable {
-			return r.errAt(d.line, "variable %q has %d values, more than %d", vname, card, maxTable)
+		if r.dim += int64(card); r.dim > r.lim.MaxN {
+			return r.errAt(d.line, "variable %q: %s", vname, r.lim.ErrN(r.dim))
 		}
 		m.Card = append(m.Card, card)
 		r.p.VarNames = append(r.p.VarNames, vname)
@@ -467,7 +475,7 @@ func (r *cfnReader) functions(n *node) error {
 	}
 	var defs []def
 	var names []string
-	entries := 0
+	var entries int64
 	for i := 0; i < len(items); i++ {
 		fname := strconv.Itoa(len(m.Factors))
 		if !items[i].isList {
@@ -501,21 +509,19 @@ func (r *cfnReader) functions(n *node) error {
 			return r.errAt(f[0].line, "function %s: the scope is not a list", fname)
 		}
 		fac := model.Factor{Scope: make([]int, len(f[0].list))}
-		size := 1
+		size := int64(1)
 		for j, a := range f[0].list {
 			if fac.Scope[j], err = r.variable(a, fname); err != nil {
 				return err
 			}
-			if size *= m.Card[fac.Scope[j]]; size > maxTable {
-				return r.errAt(fn.line, "function %s: its table would have more than %d entries", fname, maxTable)
+			if size *= int64(m.Card[fac.Scope[j]]); entries+size > r.lim.MaxEntries {
+				return r.errAt(fn.line, "%s", r.lim.ErrEntries("function "+fname+" and those before it", entries+size))
 			}
 		}
 		if j := duplicate(fac.Scope); j >= 0 {
 			return r.errAt(f[0].line, "function %s: variable %s appears twice in its scope", fname, r.varName(fac.Scope[j]))
 		}
-		if entries += size; entries > maxEntries {
-			return r.errAt(fn.line, "function %s: the tables would have more than %d entries in all", fname, maxEntries)
-		}
+		entries += size
 		fac.Log = make([]float64, size)
 		r.funcIdx[fname] = len(m.Factors)
 		names = append(names, fname)

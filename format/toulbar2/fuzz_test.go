@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sdrmap/sdrmap/model"
 )
 
 // checkParsed checks what a parser returned: an error naming the file, or
@@ -39,6 +41,9 @@ func checkParsed(t *testing.T, p *Problem, err error, name string) {
 	}
 }
 
+// fuzzLimits keep the fuzzed models small.
+var fuzzLimits = model.Limits{MaxEntries: 1 << 22, MaxN: 1 << 16}
+
 // seeds returns the test files and generated ones as fuzzing seeds.
 func seeds(f *testing.F, ext string) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*"+ext))
@@ -65,7 +70,7 @@ func seeds(f *testing.F, ext string) {
 func FuzzParseWCSP(f *testing.F) {
 	seeds(f, ".wcsp")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := ParseWCSP("f.wcsp", data)
+		p, err := ParseWCSPLimits("f.wcsp", data, fuzzLimits)
 		checkParsed(t, p, err, "f.wcsp")
 	})
 }
@@ -75,7 +80,7 @@ func FuzzParseWCSP(f *testing.F) {
 func FuzzParseCFN(f *testing.F) {
 	seeds(f, ".cfn")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := ParseCFN("f.cfn", data)
+		p, err := ParseCFNLimits("f.cfn", data, fuzzLimits)
 		checkParsed(t, p, err, "f.cfn")
 	})
 }

@@ -77,14 +77,6 @@ type Problem struct {
 	ValueNames [][]string
 }
 
-// maxTable bounds the entries of one cost table (2^24) and maxEntries those
-// of all tables (2^25), so that a few bytes (a default cost on a large
-// scope) cannot ask for gigabytes.
-const (
-	maxTable   = 1 << 24
-	maxEntries = 1 << 25
-)
-
 // Format returns "wcsp" or "cfn" for a path ending in .wcsp or .cfn,
 // possibly followed by .gz or .xz, and "" otherwise.
 func Format(path string) string {
@@ -101,17 +93,24 @@ func Format(path string) string {
 	return ""
 }
 
-// ReadFile reads a .wcsp or .cfn file (Format), decompressing it if needed.
-func ReadFile(path string) (*Problem, error) {
-	data, err := uai.ReadAll(path)
+// ReadFile reads a .wcsp or .cfn file (Format), decompressing it if
+// needed, within the default limits (model.DefaultLimits).
+func ReadFile(path string) (*Problem, error) { return ReadFileLimits(path, model.Limits{}) }
+
+// ReadFileLimits is ReadFile within lim (zero fields: the defaults): at
+// most lim.MaxBytes() of text, lim.MaxEntries table entries in all and a
+// lifted dimension N = 1 + sum of the domain sizes below lim.MaxN.
+func ReadFileLimits(path string, lim model.Limits) (*Problem, error) {
+	lim = lim.OrDefault()
+	data, err := uai.ReadAllLimit(path, lim.MaxBytes())
 	if err != nil {
 		return nil, err
 	}
 	switch Format(path) {
 	case "wcsp":
-		return ParseWCSP(path, data)
+		return ParseWCSPLimits(path, data, lim)
 	case "cfn":
-		return ParseCFN(path, data)
+		return ParseCFNLimits(path, data, lim)
 	}
 	return nil, fmt.Errorf("%s: not a toulbar2 file (.wcsp or .cfn, possibly .gz or .xz)", path)
 }

@@ -100,6 +100,12 @@ type shared struct {
 // a negative tuple count -k reuses shared function k on the scope. Arity 0
 // is a constant (its default cost). Costs are integers.
 func ParseWCSP(name string, data []byte) (*Problem, error) {
+	return ParseWCSPLimits(name, data, model.Limits{})
+}
+
+// ParseWCSPLimits is ParseWCSP within lim (ReadFileLimits).
+func ParseWCSPLimits(name string, data []byte, lim model.Limits) (*Problem, error) {
+	lim = lim.OrDefault()
 	s := &wcspScanner{file: name, data: data, line: 1}
 	p := &Problem{Exact: true}
 	p.Name = s.next()
@@ -125,10 +131,14 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 	}
 	m := &model.Model{Card: make([]int, n)}
 	p.Model = m
+	dim := int64(1)
 	for i := range m.Card {
-		d, err := s.int(fmt.Sprintf("domain size of variable %d", i), math.MinInt32, maxTable)
+		d, err := s.int(fmt.Sprintf("domain size of variable %d", i), math.MinInt32, math.MaxInt32)
 		if err != nil {
 			return nil, err
+		}
+		if dim += max(d, 0); dim > lim.MaxN {
+			return nil, s.errf("%s", lim.ErrN(dim))
 		}
 		switch {
 		case d < 0:
@@ -139,7 +149,7 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 		m.Card[i] = int(d)
 	}
 	var shares []shared
-	entries := 0
+	var entries int64
 	for fi := range int(nf) {
 		what := fmt.Sprintf("cost function %d", fi)
 		a, err := s.int("arity of "+what, -math.MaxInt32, math.MaxInt32)
@@ -154,23 +164,21 @@ func ParseWCSP(name string, data []byte) (*Problem, error) {
 			return nil, s.errf("%s has arity %d, the problem has %d variables", what, a, n)
 		}
 		f := model.Factor{Scope: make([]int, a)}
-		size := 1
+		size := int64(1)
 		for j := range f.Scope {
 			v, err := s.int(fmt.Sprintf("variable %d of the scope of %s", j, what), 0, n-1)
 			if err != nil {
 				return nil, err
 			}
 			f.Scope[j] = int(v)
-			if size *= m.Card[v]; size > maxTable {
-				return nil, s.errf("%s: its table would have more than %d entries", what, maxTable)
+			if size *= int64(m.Card[v]); entries+size > lim.MaxEntries {
+				return nil, s.errf("%s", lim.ErrEntries(what+" and those before it", entries+size))
 			}
 		}
 		if j := duplicate(f.Scope); j >= 0 {
 			return nil, s.errf("%s: variable %d appears twice in its scope", what, f.Scope[j])
 		}
-		if entries += size; entries > maxEntries {
-			return nil, s.errf("%s: the tables would have more than %d entries in all", what, maxEntries)
-		}
+		entries += size
 		card := make([]int, a)
 		for j, v := range f.Scope {
 			card[j] = m.Card[v]

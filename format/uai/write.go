@@ -2,28 +2,18 @@ package uai
 
 import (
 	"bufio"
-	"fmt"
 	"io"
-	"math"
 	"strconv"
 
+	"github.com/sdrmap/sdrmap/internal/logprob"
 	"github.com/sdrmap/sdrmap/model"
 )
 
 // WriteModel writes m in the UAI model format, entries as exp of the log
-// values with 17 significant digits (forbidden entries as 0). A log value
-// whose exp is not a normal double (beyond about +-708: an energy of 1000
-// from a cost function network) is refused, naming the factor, rather than
-// written as 0 or Inf.
+// values with 17 significant digits (forbidden entries as 0), in decimal
+// exponent form where exp underflows or overflows a float64
+// (logprob.AppendDecimal), so that ParseModel reads the same logs back.
 func WriteModel(w io.Writer, m *model.Model) error {
-	for i := range m.Factors {
-		f := &m.Factors[i]
-		for k, v := range f.Log {
-			if e := math.Exp(v); !f.IsForbidden(k) && (e < 0x1p-1022 || math.IsInf(e, 1)) {
-				return fmt.Errorf("factor %d, entry %d: log potential %v: its exp is outside the normal range of doubles, which the UAI format (probabilities) cannot hold", i, k, v)
-			}
-		}
-	}
 	bw := bufio.NewWriter(w)
 	b := make([]byte, 0, 64)
 	if m.Bayes {
@@ -60,7 +50,7 @@ func WriteModel(w io.Writer, m *model.Model) error {
 			if f.IsForbidden(k) {
 				b = append(b, '0')
 			} else {
-				b = strconv.AppendFloat(b, math.Exp(v), 'g', 17, 64)
+				b = logprob.AppendDecimal(b, v)
 			}
 			bw.Write(b)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/format/toulbar2"
+	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/solver"
 )
 
@@ -16,8 +17,8 @@ const (
 	Toulbar2MaximizeConvention = "-(sum of toulbar2 costs), which toulbar2 maximizes"
 )
 
-func (in *Input) loadToulbar2(path string) error {
-	p, err := toulbar2.ReadFile(path)
+func (in *Input) loadToulbar2(path string, lim model.Limits) error {
+	p, err := toulbar2.ReadFileLimits(path, lim)
 	if err != nil {
 		return err
 	}
