@@ -129,7 +129,7 @@ all).`,
 			} else if dst != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "sdrmap: no feasible assignment found; %s not written\n", out)
 			}
-			o := solvecmd.Output{Record: res.Record(), Convention: in.Convention, Notes: notes}
+			o := solvecmd.Summary{Record: res.Record(), Convention: in.Convention, Notes: notes}
 			if asJSON {
 				if err := writeJSON(summary, o); err != nil {
 					return err
@@ -167,7 +167,7 @@ func solverHelp() string {
 	return b.String()
 }
 
-func printSummary(w io.Writer, o *solvecmd.Output) {
+func printSummary(w io.Writer, o *solvecmd.Summary) {
 	fmt.Fprintf(w, "answer    %s\n", o.Answer)
 	fmt.Fprintf(w, "stopped   %s\n", o.Termination)
 	fmt.Fprintf(w, "energy    %.9f  (%s)\n", float64(o.Energy), o.Convention)
