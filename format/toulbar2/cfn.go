@@ -475,6 +475,7 @@ func (r *cfnReader) functions(n *node) error {
 	}
 	var defs []def
 	var names []string
+	var sizes []int64 // table sizes
 	var entries int64
 	for i := 0; i < len(items); i++ {
 		fname := strconv.Itoa(len(m.Factors))
@@ -522,7 +523,7 @@ func (r *cfnReader) functions(n *node) error {
 			return r.errAt(f[0].line, "function %s: variable %s appears twice in its scope", fname, r.varName(fac.Scope[j]))
 		}
 		entries += size
-		fac.Log = make([]float64, size)
+		sizes = append(sizes, size)
 		r.funcIdx[fname] = len(m.Factors)
 		names = append(names, fname)
 		if !f[2].isList {
@@ -543,7 +544,7 @@ func (r *cfnReader) functions(n *node) error {
 	for fi := range m.Factors {
 		fac := &m.Factors[fi]
 		fname := names[fi]
-		c := make([]float64, len(fac.Log))
+		c := make([]float64, sizes[fi])
 		costs[fi] = c
 		if shared[fi] {
 			continue
