@@ -145,7 +145,7 @@ func sdrmap_model_export(model C.int64_t, card, arity, scope *C.int64_t, energie
 }
 
 // sdrmap_model_write writes a model to path: OpenGM HDF5 for file.h5 or
-// file.h5:group, UAI otherwise.
+// file.h5:group, UAI for file.uai.
 //
 //export sdrmap_model_write
 func sdrmap_model_write(model C.int64_t, path *C.char, errOut **C.char) C.int {

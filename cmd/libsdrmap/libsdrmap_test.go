@@ -255,3 +255,31 @@ func TestHandles(t *testing.T) {
 		t.Errorf("released handle: %v", err)
 	}
 }
+
+func TestWriteModel(t *testing.T) {
+	f := grid(rand.New(rand.NewPCG(5, 6)), 3, 4, 3)
+	in, err := newModel(f.card, f.arity, f.scope, f.tables, formEnergy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := writeModel(in.Model, filepath.Join(dir, "m.uai")); err != nil {
+		t.Fatal(err)
+	}
+	back, err := solvecmd.Load(filepath.Join(dir, "m.uai"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]int64, len(f.card))
+	for i := range x {
+		x[i] = int64(i % 3)
+	}
+	a, _ := energy(in.Model, x)
+	b, _ := energy(back.Model, x)
+	if math.Abs(a-b) > 1e-13*math.Abs(a) {
+		t.Errorf("energy %v after writing and reading, %v before", b, a)
+	}
+	if err := writeModel(in.Model, filepath.Join(dir, "m.wcsp")); err == nil || classify(err, kindRuntime) != kindValue {
+		t.Errorf("m.wcsp: %v", err)
+	}
+}

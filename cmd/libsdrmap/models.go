@@ -210,13 +210,18 @@ func energy(m *model.Model, x []int64) (float64, error) {
 }
 
 // writeModel writes m to path as sdrmap convert does: OpenGM HDF5 for
-// file.h5 or file.h5:group (a build with -tags hdf5), UAI otherwise.
+// file.h5 or file.h5:group (a build with -tags hdf5), UAI for file.uai.
+// Other extensions are refused rather than given UAI text.
 func writeModel(m *model.Model, path string) error {
-	if file, group := opengm.SplitPath(path); strings.EqualFold(filepath.Ext(file), ".h5") {
+	file, group := opengm.SplitPath(path)
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".h5":
 		if group == "" {
 			group = opengm.DefaultGroup
 		}
 		return opengm.WriteFile(file, group, m)
+	case ".uai":
+		return solvecmd.WriteFile(path, func(w io.Writer) error { return uai.WriteModel(w, m) })
 	}
-	return solvecmd.WriteFile(path, func(w io.Writer) error { return uai.WriteModel(w, m) })
+	return valueErrorf("%s: models are written as .uai or .h5 files", path)
 }

@@ -123,8 +123,9 @@ class Model:
 
     def write(self, path: PathLike) -> None:
         """Write the model to path: OpenGM HDF5 for ``file.h5`` or
-        ``file.h5:group`` (a library built with HDF5), UAI otherwise
-        (potentials exp(-energy) with 17 digits)."""
+        ``file.h5:group`` (a library built with HDF5), UAI for ``file.uai``
+        (potentials exp(-energy) with 17 digits: energies above about 745
+        underflow to 0, a forbidden entry)."""
         call(lib.sdrmap_model_write, self._handle, os.fsencode(path))
 
 

@@ -159,6 +159,8 @@ def test_write_and_read_back(tmp_path) -> None:
     m = sdrmap.grid(u, 0.5 * (1 - np.eye(3)))
     m.write(tmp_path / "g.uai")
     back = sdrmap.read(tmp_path / "g.uai")
+    with pytest.raises(ValueError, match="written as .uai or .h5"):
+        m.write(tmp_path / "g.wcsp")
     assert back.energy_convention == "-sum ln phi"
     for _ in range(10):
         x = rng.integers(3, size=20)
@@ -171,3 +173,12 @@ def test_shipped_model_reads_and_exports() -> None:
     r = sdrmap.solve(m)
     assert r.answer == "optimal" and r.energy == pytest.approx(6.048465202, abs=1e-9)
     assert sdrmap.evaluate(m, r.assignment) == pytest.approx(numpy_energy(m.factors(), r.assignment), rel=1e-12)
+
+
+def test_readme_example_runs(capsys) -> None:
+    text = (REPO / "README.md").read_text()
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(code.strip().splitlines()) == 5
+    exec(compile(code, "README.md", "exec"), {})
+    answer, energy, bound = capsys.readouterr().out.split()[:3]
+    assert answer in ("optimal", "feasible") and float(bound) <= float(energy) + 1e-6
