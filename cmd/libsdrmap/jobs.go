@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -127,14 +126,11 @@ func (j *job) wait(d time.Duration) bool {
 
 // summary is the result of a job without its assignment, as JSON: the
 // fields of sdrmap.Result (infinities as "+Inf", ...) and time_s,
-// energy_convention and variables (the assignment's length, 0 if none).
+// energy_convention and variables (the assignment's length, 0 if none);
+// or the solve's error.
 func (j *job) summary() ([]byte, error) {
 	if j.err != nil {
-		var ke *kindError
-		if errors.As(j.err, &ke) {
-			return nil, j.err
-		}
-		return nil, &kindError{kindRuntime, j.err}
+		return nil, j.err
 	}
 	r := *j.res
 	r.Assignment = nil
