@@ -3,7 +3,7 @@ arrays (a noisy piecewise-constant image, squared-difference unary costs,
 Potts edges), solved in process against `sdrmap solve` on the same model
 written as UAI.
 
-    python3 grid300.py write grid300.uai            # the model as UAI, once
+    python3 grid300.py write grid300.uai            # the model as UAI, once (--random: another model)
     python3 grid300.py solve [--solver S] [--max-iter K]
     sdrmap solve grid300.uai [--solver S] [--max-iter K]
 
@@ -20,8 +20,10 @@ import numpy as np
 import sdrmap
 
 
-def model(h: int = 300, w: int = 300, labels: int = 5, seed: int = 1) -> sdrmap.Model:
+def model(h: int = 300, w: int = 300, labels: int = 5, seed: int = 1, random: bool = False) -> sdrmap.Model:
     rng = np.random.default_rng(seed)
+    if random:  # uniform unary costs in [0, 2): a frustrated model, no quick proof
+        return sdrmap.grid(2 * rng.random((h, w, labels)), 1.0 * (1 - np.eye(labels)))
     r, c = np.mgrid[0:h, 0:w]
     truth = ((r // 60 + c // 75) % labels).astype(float)
     obs = truth + rng.normal(scale=0.7, size=(h, w))
@@ -36,8 +38,9 @@ def main() -> None:
     ap.add_argument("--solver", default="auto")
     ap.add_argument("--max-iter", type=int, default=0)
     ap.add_argument("--time-limit", type=float, default=None)
+    ap.add_argument("--random", action="store_true", help="uniform random unary costs instead of a noisy image")
     a = ap.parse_args()
-    m = model()
+    m = model(random=a.random)
     if a.what == "write":
         m.write(a.path)
         return
