@@ -89,6 +89,7 @@ type job struct {
 	done   chan struct{} // closed when res and err are set
 	in     *solvecmd.Input
 	res    *sdrmap.Result
+	notes  []string // what a reader of the result should know beyond its figures
 	err    error
 }
 
@@ -126,8 +127,8 @@ func (j *job) wait(d time.Duration) bool {
 
 // summary is the result of a job without its assignment, as JSON: the
 // fields of sdrmap.Result (infinities as "+Inf", ...) and time_s,
-// energy_convention and variables (the assignment's length, 0 if none);
-// or the solve's error.
+// energy_convention, notes and variables (the assignment's length, 0 if
+// none); or the solve's error.
 func (j *job) summary() ([]byte, error) {
 	if j.err != nil {
 		return nil, j.err
@@ -139,7 +140,7 @@ func (j *job) summary() ([]byte, error) {
 		return nil, err
 	}
 	extra, err := json.Marshal(map[string]any{"time_s": j.res.Time.Seconds(), "energy_convention": j.in.Convention,
-		"variables": len(j.res.Assignment)})
+		"notes": j.notes, "variables": len(j.res.Assignment)})
 	if err != nil {
 		return nil, err
 	}

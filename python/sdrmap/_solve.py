@@ -32,7 +32,7 @@ def _float(v: Any) -> float:
 @dataclass(frozen=True)
 class SDRInfo:
     """The paper's evaluation protocol of the last relaxation solved (SDR
-    solvers only; docs/relaxation.md, "Evaluation")."""
+    solvers only; docs/relaxation.md, "Protocol")."""
 
     primal_objective: float
     dual_objective: float
@@ -70,6 +70,7 @@ class Result:
     time: float  #: wall time of the solve in seconds
     energy_convention: str
     sdr: Optional[SDRInfo]  #: SDR figures of the SDR solvers, else None
+    notes: tuple[str, ...] = ()  #: what the command would print beside the figures
 
 
 def _options(solver: str, time_limit: Optional[float], seed: int, evidence: Optional[Evidence], options: dict[str, Any]) -> str:
@@ -160,6 +161,7 @@ def solve(
         rounds=r["rounds"],
         time=r["time_s"],
         energy_convention=r["energy_convention"],
+        notes=tuple(r.get("notes") or ()),
         sdr=None
         if sdr is None
         else SDRInfo(
