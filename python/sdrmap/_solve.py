@@ -81,7 +81,14 @@ def _options(solver: str, time_limit: Optional[float], seed: int, evidence: Opti
         items = evidence.items() if isinstance(evidence, Mapping) else evidence
         opts["evidence"] = [[int(v), int(x)] for v, x in items]
     opts.update(options)
-    return json.dumps(opts, default=lambda o: o.item() if isinstance(o, np.generic) else str(o))
+    return json.dumps(opts, default=_plain)
+
+
+def _plain(o: Any) -> Any:
+    """A numpy scalar as a Python number for json.dumps."""
+    if isinstance(o, np.generic):
+        return o.item()
+    raise TypeError(f"option value {o!r}: need a number, a string or a bool")
 
 
 def _wait(job: int) -> None:

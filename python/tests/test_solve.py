@@ -134,6 +134,10 @@ def test_options_and_their_errors() -> None:
         sdrmap.solve(m, solver="sdpad-lr", rounding="coin")
     with pytest.raises(ValueError, match="evidence sets variable 0 to 99"):
         sdrmap.solve(m, evidence={0: 99})
+    with pytest.raises(TypeError, match="option value"):
+        sdrmap.solve(m, tol=object())
+    r = sdrmap.solve(m, solver="trws", max_iter=np.int64(3), rank=None)
+    assert r.iterations <= 3
     r = sdrmap.solve(m, solver="sdpad-lr", rounding="iterative", tol=1e-5, max_rank=8, evidence={0: 1})
     assert r.assignment[0] == 1 and r.sdr is not None and r.sdr.dimension > 1
     assert r.energy == pytest.approx(sdrmap.evaluate(m, r.assignment), rel=1e-12)
