@@ -5,9 +5,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/internal/solvecmd"
@@ -142,11 +145,17 @@ func TestParseOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The defaults are the command's.
-	if s.Solver != sdrmap.DefaultSolver || s.Seed != 1 || s.Rounding != sdrmap.RoundSample || s.TimeLimit != 0 {
-		t.Errorf("defaults %+v", s)
+	var fl solvecmd.Flags
+	fl.Register(pflag.NewFlagSet("solve", pflag.ContinueOnError))
+	want, err := fl.Settings()
+	if err != nil {
+		t.Fatal(err)
 	}
-	s, err = parseOptions(`{"solver": "trws", "time_limit": 2.5, "evidence": [[1, 1]], "max_iter": 7}`, in)
-	if err != nil || s.Solver != "trws" || s.TimeLimit != 2500*time.Millisecond || len(s.Evidence) != 1 || s.MaxIter != 7 {
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("defaults %+v, the command's %+v", s, want)
+	}
+	s, err = parseOptions(`{"solver": "trws", "time_limit": 2.5, "evidence": [[1, 1]], "seed": 3, "no_polish": true}`, in)
+	if err != nil || s.Solver != "trws" || s.TimeLimit != 2500*time.Millisecond || len(s.Evidence) != 1 || s.Seed != 3 || !s.NoPolish {
 		t.Errorf("%+v, %v", s, err)
 	}
 	for text, kind := range map[string]errKind{

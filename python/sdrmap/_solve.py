@@ -73,7 +73,9 @@ class Result:
     notes: tuple[str, ...] = ()  #: what the command would print beside the figures
 
 
-def _options(solver: str, time_limit: Optional[float], seed: int, evidence: Optional[Evidence], options: dict[str, Any]) -> str:
+def _options(
+    solver: str, time_limit: Optional[float], seed: Optional[int], evidence: Optional[Evidence], options: dict[str, Any]
+) -> str:
     opts: dict[str, Any] = {"solver": solver, "seed": seed}
     if time_limit is not None:
         opts["time_limit"] = float(time_limit)
@@ -116,7 +118,7 @@ def solve(
     model: Model,
     solver: str = "auto",
     time_limit: Optional[float] = None,
-    seed: int = 1,
+    seed: Optional[int] = None,
     *,
     evidence: Optional[Evidence] = None,
     verbose: bool = False,
@@ -130,7 +132,8 @@ def solve(
     time_limit in seconds (None: none) ends the run with the best assignment
     so far, as does Ctrl-C (a second Ctrl-C raises KeyboardInterrupt without
     waiting). seed seeds the randomized steps (runs are deterministic per
-    seed). evidence ({variable: state}) replaces the evidence read with the
+    seed; None: the command's default). Options given as None take the
+    command's defaults too. evidence ({variable: state}) replaces the evidence read with the
     model. verbose prints the iteration table on the standard error.
     options are the other flags of ``sdrmap solve`` with underscores: tol,
     max_iter, rank, max_rank, no_restart, no_accel, no_probe, rounding
