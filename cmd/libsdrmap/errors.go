@@ -51,7 +51,7 @@ func classify(err error, def errKind) errKind {
 }
 
 // guard runs f and returns its error, or a panic of f as an error of kind
-// errRuntime with the stack (a bug, to be reported, not a crash of the
+// kindRuntime with the stack (a bug, to be reported, not a crash of the
 // host process).
 func guard(f func() error) (err error) {
 	defer func() {

@@ -292,3 +292,34 @@ func TestWriteModel(t *testing.T) {
 		t.Errorf("m.wcsp: %v", err)
 	}
 }
+
+// TestConcurrentSolves: solves of one model at once (as Python threads run
+// them) give the results of one at a time; run with -race.
+func TestConcurrentSolves(t *testing.T) {
+	f := grid(rand.New(rand.NewPCG(7, 8)), 8, 8, 3)
+	in, err := newModel(f.card, f.arity, f.scope, f.tables, formEnergy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := []string{`{"solver": "sdpad-lr"}`, `{"solver": "trws"}`, `{"solver": "auto", "seed": 2}`}
+	var alone, together []*job
+	for _, o := range opts {
+		j, err := startSolve(in, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-j.done
+		alone = append(alone, j)
+	}
+	for _, o := range opts {
+		j, _ := startSolve(in, o)
+		together = append(together, j)
+	}
+	for i, j := range together {
+		<-j.done
+		if j.err != nil || alone[i].err != nil || j.res.Energy != alone[i].res.Energy || j.res.Bound != alone[i].res.Bound {
+			t.Errorf("%s: energy %v, bound %v (%v) at once; %v, %v (%v) alone", opts[i],
+				j.res.Energy, j.res.Bound, j.err, alone[i].res.Energy, alone[i].res.Bound, alone[i].err)
+		}
+	}
+}

@@ -11,9 +11,11 @@
 // from flat arrays; solves run on a goroutine that the caller polls, waits
 // for and cancels, so a caller can stop one with the best assignment so far.
 //
-// The library installs no signal handler: the host process keeps its own
-// (Ctrl-C in Python reaches Python, which cancels the job). A panic in a
-// call is recovered and returned as an error of kind errRuntime.
+// Every function may be called from any thread, several solves of one
+// model at once included (TestConcurrentSolves). The library installs no
+// signal handler: the host process keeps its own (Ctrl-C in Python reaches
+// Python, which cancels the job). A panic in a call is recovered and
+// returned as an error of kind kindRuntime.
 package main
 
 import (

@@ -142,7 +142,8 @@ def solve(
 
     Raises TypeError for an unknown option, ValueError for a bad value or
     evidence, RuntimeError when the solver fails. The GIL is released while
-    the Go library works, so solves in threads run in parallel.
+    the Go library works, so solves in threads run in parallel (Ctrl-C
+    reaches the solve waiting in the main thread).
     """
     text = _options(solver, time_limit, seed, evidence, dict(options, verbose=verbose))
     job = ctypes.c_int64()
