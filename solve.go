@@ -87,8 +87,7 @@ const DefaultSolver = methods.Default
 // Solvers returns the names of the registered methods.
 func Solvers() []string { return methods.Names() }
 
-// polishShare is the share of the time limit (what is left of it after
-// the conversion) kept for the search on the original model after the
+// polishShare is the share of the time left after the conversion kept for the search on the original model after the
 // solver when higher-order factors were converted: the conversion's
 // consistency constraints leave the solvers' assignments infeasible or
 // poor more often than not (tb2_pedigree9).
@@ -103,11 +102,16 @@ const repairGrace = time.Second
 // solver's states) and reports whether it found one. A proof that none
 // exists sets the status to Infeasible.
 func repair(ctx context.Context, m *model.Model, clamp []int, s *Settings, start time.Time, r *Result) (bool, error) {
-	set := feasible.Settings{Seed: s.Seed}
 	if s.TimeLimit > 0 {
-		set.TimeLimit = max(s.TimeLimit-time.Since(start), repairGrace)
+		deadline := start.Add(s.TimeLimit)
+		if grace := time.Now().Add(repairGrace); grace.After(deadline) {
+			deadline = grace
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
 	}
-	res, err := feasible.Search(ctx, m, r.Assignment, clamp, set)
+	res, err := feasible.Search(ctx, m, r.Assignment, clamp, feasible.Settings{Seed: s.Seed})
 	if err != nil {
 		return false, err
 	}
@@ -142,23 +146,26 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	run := &methods.Run{Seed: s.Seed, NoPolish: s.NoPolish, TimeLimit: s.TimeLimit, Options: s.Options, Log: s.Log, Progress: s.Progress}
-	if pre.converted && s.TimeLimit > 0 {
-		run.TimeLimit -= time.Duration(float64(s.TimeLimit-time.Since(start)) * polishShare)
-	}
-	// The method ends by the time limit: its context has it as deadline
-	// (the contract of solver.WithLimit), down to certificates and searches.
-	mctx, cancel := context.WithCancel(ctx)
+	// The time limit is the deadline of rctx, the one clock of the run
+	// (package solver), down to certificates and searches; after a
+	// conversion the method leaves polishShare of it to postsolve.
+	rctx, cancel := context.WithCancel(ctx)
 	if s.TimeLimit > 0 {
-		mctx, cancel = context.WithDeadline(ctx, start.Add(s.TimeLimit))
+		rctx, cancel = context.WithDeadline(ctx, start.Add(s.TimeLimit))
 	}
 	defer cancel()
+	mctx, mcancel := rctx, context.CancelFunc(func() {})
+	if pre.converted {
+		mctx, mcancel = solver.Share(rctx, 1-polishShare)
+	}
+	defer mcancel()
+	run := &methods.Run{Seed: s.Seed, NoPolish: s.NoPolish, Options: s.Options, Log: s.Log, Progress: s.Progress}
 	out, err := method.Solve(mctx, &methods.Input{Pairwise: pre.p, Converted: pre.converted}, run)
 	if err != nil {
 		return nil, err
 	}
 	if out.Status == solver.Interrupted && ctx.Err() == nil {
-		out.Status = solver.TimeLimit // mctx's deadline, not the caller
+		out.Status = solver.OutOfTime // mctx's deadline, not the caller
 	}
 	r := &Result{Solver: s.Solver, Status: out.Status, Energy: math.Inf(1), Bound: out.Bound,
 		Iterations: out.Iterations, Rounds: out.Rounds, SDR: out.SDR}
@@ -166,7 +173,7 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 		r.Assignment = pre.back(pre.p.Expand(out.Assignment))
 		r.Energy = m.Energy(r.Assignment)
 	}
-	if err := postsolve(ctx, m, pre, &s, start, r); err != nil {
+	if err := postsolve(ctx, rctx, m, pre, &s, start, r); err != nil {
 		return nil, err
 	}
 	report(r, s.Log)
@@ -220,14 +227,9 @@ func presolve(m *model.Model, s *Settings) (*presolved, error) {
 
 // postsolve looks for a feasible assignment when the method found none
 // (repair) and, after a conversion or a repair, improves the assignment on
-// the original model (local.Polish, local.LNS) until the time limit.
-func postsolve(ctx context.Context, m *model.Model, pre *presolved, s *Settings, start time.Time, r *Result) error {
-	pctx := ctx
-	if s.TimeLimit > 0 {
-		var cancel context.CancelFunc
-		pctx, cancel = context.WithDeadline(ctx, start.Add(s.TimeLimit))
-		defer cancel()
-	}
+// the original model (local.Polish, local.LNS) until pctx's deadline (the
+// time limit); the repair takes ctx (the caller's) and its own deadline.
+func postsolve(ctx, pctx context.Context, m *model.Model, pre *presolved, s *Settings, start time.Time, r *Result) error {
 	clamp, err := s.Evidence.Clamps(m)
 	if err != nil {
 		return err
@@ -242,7 +244,7 @@ func postsolve(ctx context.Context, m *model.Model, pre *presolved, s *Settings,
 		// The method polished on p; the original model has moves (and a
 		// repaired assignment needs them) that p does not show.
 		r.Energy = local.Polish(pctx, m, pre.p, clamp, pre.back, pre.forth, r.Assignment)
-		set := local.Settings{Seed: s.Seed, UseBudget: s.TimeLimit > 0, Log: s.Log}
+		set := local.Settings{Seed: s.Seed, Log: s.Log}
 		if s.Progress != nil {
 			set.Progress = func(gains int, e float64) {
 				s.Progress(Progress{Elapsed: time.Since(start), Stage: "lns", Iteration: gains, Energy: e, Bound: r.Bound, SDPGap: math.NaN()})

@@ -20,7 +20,7 @@ import (
 // Solver solves the SDR of prob (spec §2) in the minimization form <C,Xbar>
 // of package sdr. It returns an error only for invalid settings; numerical
 // trouble is status Failed, whose solution must not be used. Cancelling ctx
-// ends the run with status Interrupted, the time limit with TimeLimit; both
+// ends the run with status Interrupted, the time limit with OutOfTime; both
 // keep the last iterate and the best certified bound so far.
 type Solver interface {
 	Relax(ctx context.Context, prob *sdr.Problem, s Settings) (*Solution, error)
@@ -29,12 +29,11 @@ type Solver interface {
 // Settings are what the driver asks of every relaxation solver. Zero
 // values mean the solver's default.
 type Settings struct {
-	TimeLimit     time.Duration // 0: none
-	Tol           float64       // relative tolerance of the protocol (§8: gap and infeasibilities)
-	MaxIter       int           // iteration limit
-	Rank, MaxRank int           // factor-form solvers: initial and largest rank
-	Seed          uint64        // randomized steps; runs are deterministic per seed
-	Start         *Start        // warm start, nil for none
+	Tol           float64 // relative tolerance of the protocol (§8: gap and infeasibilities)
+	MaxIter       int     // iteration limit
+	Rank, MaxRank int     // factor-form solvers: initial and largest rank
+	Seed          uint64  // randomized steps; runs are deterministic per seed
+	Start         *Start  // warm start, nil for none
 
 	// Probe, when not nil, is called now and then with the solution so
 	// far (valid during the call only) once the iterate is near enough to

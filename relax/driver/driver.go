@@ -38,8 +38,8 @@ const (
 
 // Options configure Solve.
 type Options struct {
-	// The relax.Settings go to the relaxation solver; TimeLimit is that of
-	// the whole of Solve, of which the relaxations get 1 - SearchShare.
+	// The relax.Settings go to the relaxation solver, which gets 1 -
+	// SearchShare of the time ctx has left.
 	relax.Settings
 	Rounding string // RoundSample (also "") or RoundIterative
 	NoProbe  bool   // no probes (relax.Settings.Probe): the relaxation runs to its tolerance
@@ -98,15 +98,9 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	}
 	out.Dimension = prob.N()
 	start := time.Now()
-	sctx := ctx // the certificates and the search end by the time limit
-	if o.TimeLimit > 0 {
-		var cancel context.CancelFunc
-		sctx, cancel = context.WithDeadline(ctx, start.Add(o.TimeLimit))
-		defer cancel()
-	}
-	relaxLimit := time.Duration(float64(o.TimeLimit) * (1 - SearchShare))
+	rctx, cancel := solver.Share(ctx, 1-SearchShare) // the relaxations'
+	defer cancel()
 	set := o.Settings
-	set.TimeLimit = relaxLimit
 	var log io.Writer // the refinement may write beside the rounding
 	if o.Log != nil {
 		log = &syncWriter{w: o.Log}
@@ -122,7 +116,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 			return math.Inf(-1)
 		}
 		t0 := time.Now()
-		b := complementBound(sctx, prob, d, x, target)
+		b := complementBound(ctx, prob, d, x, target)
 		if log != nil {
 			fmt.Fprintf(log, "certificate at an assignment of energy %.9g (%s): bound %.9g (iterates: %.9g), %v\n",
 				p.Energy(x), when, b, d.EnergyBound, time.Since(t0).Round(time.Millisecond))
@@ -151,7 +145,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 			return false
 		}
 	}
-	res, err := rel.Relax(ctx, prob, set)
+	res, err := rel.Relax(rctx, prob, set)
 	if err != nil {
 		return nil, err
 	}
@@ -177,11 +171,11 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 		stage("certificate", 0, math.Inf(1))
 		relaxTime := time.Since(start)
 		if runtime.GOMAXPROCS(0) > 1 {
-			rctx, cancel := context.WithCancel(sctx) // ended on an early return
+			cctx, cancel := context.WithCancel(ctx) // ended on an early return
 			defer cancel()
 			refined = make(chan float64, 1)
-			go func() { refined <- closeBound(rctx, prob, res, relaxTime, 1, log) }()
-		} else if b := closeBound(sctx, prob, res, relaxTime, closeShare, log); b > out.Bound {
+			go func() { refined <- closeBound(cctx, prob, res, relaxTime, 1, log) }()
+		} else if b := closeBound(ctx, prob, res, relaxTime, closeShare, log); b > out.Bound {
 			out.Bound, out.Complement = b, false
 		}
 	}
@@ -194,22 +188,19 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	case o.Rounding == "" || o.Rounding == RoundSample:
 		rng := rand.New(rand.NewPCG(o.Seed, 0x5d12))
 		f := res.RowFactor // past the deadline: the argmax only, no eigendecomposition
-		if sctx.Err() == nil {
+		if ctx.Err() == nil {
 			f = res.FactorOf
 		}
-		cands = rounding.SampleCtx(sctx, prob, f(), roundingDraws, rng)
+		cands = rounding.SampleCtx(ctx, prob, f(), roundingDraws, rng)
 	default:
 		resolve := func(prob *sdr.Problem, warm *relax.Start) (*relax.Solution, error) {
 			set := o.Settings
 			set.Log, set.Progress, set.Start = nil, nil, warm
-			if o.TimeLimit > 0 {
-				set.TimeLimit = relaxLimit - time.Since(start)
-				if set.TimeLimit <= 0 {
-					out.Status = solver.TimeLimit
-					return nil, nil
-				}
+			if rctx.Err() != nil {
+				out.Status = solver.StopStatus(rctx)
+				return nil, nil
 			}
-			res, err := rel.Relax(ctx, prob, set)
+			res, err := rel.Relax(rctx, prob, set)
 			if err == nil {
 				out.Iterations += res.Iterations
 			}
@@ -229,8 +220,8 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	if res.Gap <= complementTol && res.PrimalInfeasibility <= complementTol {
 		certifyBest = func(x []int) float64 { return certifyAt(res, x, "rounding", out.Bound) }
 	}
-	best, bestE, bound := local.Candidates(sctx, p, cands, out.Bound, certifyBest,
-		local.Settings{NoPolish: o.NoPolish, Seed: o.Seed, UseBudget: o.TimeLimit > 0})
+	best, bestE, bound := local.Candidates(ctx, p, cands, out.Bound, certifyBest,
+		local.Settings{NoPolish: o.NoPolish, Seed: o.Seed})
 	if bound > out.Bound {
 		out.Bound, out.Complement = bound, true
 	}
@@ -305,11 +296,13 @@ const complementTol = 0.1
 // eigenvalues, the refined point is certified so too (denseBound), with
 // half of that time.
 func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, relaxTime time.Duration, share float64, log io.Writer) float64 {
+	ctx, cancel := solver.Share(ctx, 1/share)
+	defer cancel()
 	left := max(relaxTime, minRefineTime)
 	if dl, ok := ctx.Deadline(); ok {
-		left = min(left, time.Duration(float64(time.Until(dl))/share))
+		left = min(left, time.Until(dl))
 	}
-	ctx, cancel := context.WithTimeout(ctx, left)
+	ctx, cancel = context.WithTimeout(ctx, left)
 	defer cancel()
 	rctx := ctx
 	if res.X != nil {

@@ -409,22 +409,22 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestTimeLimit: the run ends at its time limit, within a second, with
-// status TimeLimit, a factor, and a closing inner solve in the fifth of
+// TestDeadline: the run ends at its time limit, within a second, with
+// status OutOfTime, a factor, and a closing inner solve in the fifth of
 // the time kept for it.
-func TestTimeLimit(t *testing.T) {
+func TestDeadline(t *testing.T) {
 	p := grid(t, 40, 40, 5, 6)
 	s := DefaultSettings()
-	s.TimeLimit = 300 * time.Millisecond
+	limit := 300 * time.Millisecond
 	if raceEnabled {
-		s.TimeLimit *= 10
+		limit *= 10
 	}
 	t0 := time.Now()
-	res, err := Solve(context.Background(), p, s)
+	res, err := Solve(within(t, limit), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(t0); res.Status != solver.TimeLimit || took > s.TimeLimit+time.Second || res.Factor == nil {
+	if took := time.Since(t0); res.Status != solver.OutOfTime || took > limit+time.Second || res.Factor == nil {
 		t.Fatalf("status %v after %v", res.Status, took)
 	}
 	if res.Closing == 0 {
@@ -732,4 +732,12 @@ func TestShiftedProtocol(t *testing.T) {
 	if shifted == 0 {
 		t.Fatal("no run chose a shift")
 	}
+}
+
+// within returns a context with a deadline d from now, cancelled at the
+// end of the test.
+func within(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
 }

@@ -52,23 +52,21 @@ var errNotCertified = errors.New("factor: not certified at this iteration")
 
 // Solve solves the SDR of prob by the augmented Lagrangian on a factor
 // Xbar = V V^T (see the package doc). It returns an error only for invalid
-// settings; cancelling ctx stops the run with status Interrupted, the time
-// limit or ctx's deadline with TimeLimit (solver.WithLimit: the inner
-// iterations and the certificates' eigensolver check it), all with the
-// last factor and the best bound so far.
+// settings; cancelling ctx stops the run with status Interrupted, ctx's
+// deadline (the time limit) with OutOfTime (the inner iterations and the
+// certificates' eigensolver check it), all with the last factor and the
+// best bound so far.
 func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
-	defer cancel()
 	// Under a deadline the outer iterations end closingReserve of the time
 	// before it (lctx), which is the closing inner solve's.
 	lctx := ctx
-	if dl, ok := ctx.Deadline(); ok && s.CloseIter > 0 {
+	if s.CloseIter > 0 {
 		var lcancel context.CancelFunc
-		lctx, lcancel = context.WithDeadline(ctx, t0.Add(time.Duration(float64(dl.Sub(t0))*(1-closingReserve))))
+		lctx, lcancel = solver.Share(ctx, 1-closingReserve)
 		defer lcancel()
 	}
 	stop := solver.Done(lctx)
@@ -191,7 +189,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		}
 	}
 	res.Marginals = prob.Marginals(column0(v))
-	if ctx.Err() == nil && !proven && s.CloseIter > 0 && (res.PrimalInfeasibility <= s.TolLoose || res.Status == solver.TimeLimit) &&
+	if ctx.Err() == nil && !proven && s.CloseIter > 0 && (res.PrimalInfeasibility <= s.TolLoose || res.Status == solver.OutOfTime) &&
 		!(sdr.Gap(res.PrimalObjective, res.SDRBound) <= s.Tol) {
 		closeDual(ctx, a, in.v(), cf, res, &s)
 	}

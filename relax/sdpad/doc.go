@@ -188,7 +188,7 @@
 // on the paper's min(mu ||Xbar_k - Xbar_{k-1}||_F, ||A(Xbar_k) - b||) <= Eps
 // (Solved if the protocol also holds at Tol, else SolvedInaccurate). At
 // MaxIter the status is SolvedInaccurate when the protocol holds at
-// TolLoose, else MaxIterations; TimeLimit and ctx cancellation (Interrupted)
+// TolLoose, else MaxIterations; OutOfTime and ctx cancellation (Interrupted)
 // keep the last iterate.
 //
 // The raw dual objective -<b,y_k> is not a bound: at an infeasible iterate

@@ -53,9 +53,7 @@ func SolveLR(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error
 		return nil, err
 	}
 	lr := newLowRank(prob, &s)
-	lr.hurry = func() bool { return solver.StopStatus(ctx) == solver.TimeLimit }
-	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
-	defer cancel()
+	lr.hurry = func() bool { return solver.Late(ctx) }
 	lr.stop = solver.Done(ctx)
 	st := newState(prob, s, lr)
 	return st.run(ctx, "sdpad-lr"), nil

@@ -161,9 +161,10 @@ func TestMeasureSchedulesShared(t *testing.T) {
 			{"default", func(s *Settings) {}},
 		} {
 			s := DefaultSettings()
-			s.TimeLimit = time.Minute
 			c.f(&s)
-			r, err := SolveLR(context.Background(), p, s)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			r, err := SolveLR(ctx, p, s)
+			cancel()
 			if err != nil {
 				t.Fatal(err)
 			}

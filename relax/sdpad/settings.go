@@ -2,7 +2,6 @@ package sdpad
 
 import (
 	"io"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -55,8 +54,7 @@ const (
 
 // Settings controls Solve. Start from DefaultSettings (or PaperSettings).
 type Settings struct {
-	MaxIter   int           // iteration limit
-	TimeLimit time.Duration // 0: none
+	MaxIter int // iteration limit
 
 	// MaxOrder is the largest N that Solve takes (0: any); a larger
 	// problem gets ErrTooLarge. An iteration of Solve is a dense

@@ -265,15 +265,19 @@ func TestLimitsAndCancel(t *testing.T) {
 	// Every iteration certified, and time for a few: past its deadline a
 	// run computes no closing certificate, so a limit shorter than one
 	// iteration (1 ms failed under load) leaves no bound.
-	s.TimeLimit, s.BoundEvery = 50*time.Millisecond, 1
-	r := solve(t, p, s)
-	if r.Status != solver.TimeLimit || math.IsInf(r.EnergyBound, -1) {
+	s.BoundEvery = 1
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	r, err := Solve(ctx, p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != solver.OutOfTime || math.IsInf(r.EnergyBound, -1) {
 		t.Fatalf("time limit: status %v, bound %v", r.Status, r.EnergyBound)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel = context.WithCancel(context.Background())
 	cancel()
-	s.TimeLimit = 0 // a first iteration slower than 1 ms would end on the limit
-	r, err := Solve(ctx, p, s)
+	r, err = Solve(ctx, p, s)
 	if err != nil || r.Status != solver.Interrupted || r.Iterations != 1 || math.IsInf(r.EnergyBound, -1) {
 		t.Fatalf("cancelled: %v, status %v after %d iterations, bound %v", err, r.Status, r.Iterations, r.EnergyBound)
 	}
