@@ -62,7 +62,6 @@ class Result:
     gap: float  #: energy - bound; 0 proves the assignment optimal
     answer: str
     termination: str
-    status: str  #: the solver's own status ("solved": converged by its rule)
     log10: float  #: -energy / ln 10, the UAI score
     solver: str
     iterations: int
@@ -165,7 +164,6 @@ def solve(
         gap=_float(r["gap"]),
         answer=r["answer"],
         termination=r["termination"],
-        status=r["status"],
         log10=_float(r["log10"]),
         solver=r["solver"],
         iterations=r["iterations"],
