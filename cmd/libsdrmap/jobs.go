@@ -125,8 +125,8 @@ func (j *job) wait(d time.Duration) bool {
 	}
 }
 
-// summary is the result of a job without its assignment, as JSON: the
-// fields of sdrmap.Result (infinities as "+Inf", ...) and time_s,
+// summary is the result of a job without its assignment, as JSON: its
+// sdrmap.Record (what solve --json prints: infinities as "+Inf", ...) with
 // energy_convention, notes and variables (the assignment's length, 0 if
 // none); or the solve's error.
 func (j *job) summary() ([]byte, error) {
@@ -139,7 +139,7 @@ func (j *job) summary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	extra, err := json.Marshal(map[string]any{"time_s": j.res.Time.Seconds(), "energy_convention": j.in.Convention,
+	extra, err := json.Marshal(map[string]any{"energy_convention": j.in.Convention,
 		"notes": j.notes, "variables": len(j.res.Assignment)})
 	if err != nil {
 		return nil, err
