@@ -29,7 +29,8 @@ evidence.`,
 				return err
 			}
 			m, ev := in.Model, in.Evidence
-			x, err := uai.ReadResultFile(args[1])
+			lm, _ := lim.Limits()
+			x, err := uai.ReadResultFileLimits(args[1], lm)
 			if err != nil {
 				return err
 			}
