@@ -52,28 +52,21 @@ type Progress = methods.Progress
 // Result is the outcome of Solve. Assignment is in the model's own
 // numbering, evidence variables included. Two statuses answer two
 // questions, as MathOptInterface separates them: Termination why the run
-// stopped, Answer what the assignment is. Status is the method's own
-// status, kept for compatibility ("solved" means converged by the method's
-// own rule: proven optimal for exact, LP converged for trws, local optimum
-// for icm, KKT point for ipm-nc, relaxation converged for sdpad).
-//
-// JSON (json.Marshal, and the CLI's --json): infinities and NaN are the
-// strings "+Inf", "-Inf" and "NaN", other numbers numbers.
+// stopped, Answer what the assignment is (only Optimal claims optimality,
+// and only with a bound that proves it). Its JSON is its Record.
 type Result struct {
-	Status      solver.Status `json:"status"`
-	Termination Termination   `json:"termination"`
-	Answer      Answer        `json:"answer"`
-	Energy      float64       `json:"energy"` // energy of Assignment; +Inf if none was found
-	Log10       float64       `json:"log10"`  // -Energy / ln 10, the UAI score
-	Bound       float64       `json:"bound"`  // proven lower bound on the optimal energy; -Inf if none
-	Gap         float64       `json:"gap"`    // Energy - Bound, never negative
-	Assignment  []int         `json:"assignment"`
-	Time        time.Duration `json:"-"`
-	Iterations  int           `json:"iterations"`
-	Solver      string        `json:"solver"`
-	Rounds      int           `json:"rounds"` // rounding rounds (SDR solvers)
-	// SDR figures of the last relaxation solved (SDR solvers only).
-	SDR *SDRInfo `json:"sdr,omitempty"`
+	Solver      string
+	Termination Termination
+	Answer      Answer
+	Energy      float64 // energy of Assignment; +Inf if none was found
+	Log10       float64 // -Energy / ln 10, the UAI score
+	Bound       float64 // proven lower bound on the optimal energy; -Inf if none
+	Gap         float64 // Energy - Bound, never negative
+	Time        time.Duration
+	Iterations  int
+	Rounds      int      // relaxations solved (SDR methods)
+	SDR         *SDRInfo // figures of the last relaxation solved (SDR methods only)
+	Assignment  []int
 }
 
 // SDRInfo reports the paper's evaluation protocol of the last relaxation
@@ -121,7 +114,7 @@ func repair(ctx context.Context, m *model.Model, clamp []int, s *Settings, start
 	}
 	switch res.Status {
 	case solver.Infeasible:
-		r.Status, r.Assignment, r.Bound = solver.Infeasible, nil, math.Inf(1)
+		r.Termination, r.Assignment, r.Bound = Infeasible, nil, math.Inf(1)
 	case solver.Solved:
 		r.Assignment, r.Energy = res.Assignment, res.Energy
 		return true, nil
@@ -174,7 +167,7 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if out.Status == solver.Interrupted && ctx.Err() == nil {
 		out.Status = solver.OutOfTime // mctx's deadline, not the caller
 	}
-	r := &Result{Solver: s.Solver, Status: out.Status, Energy: math.Inf(1), Bound: out.Bound,
+	r := &Result{Solver: s.Solver, Termination: terminationOf(out.Status), Energy: math.Inf(1), Bound: out.Bound,
 		Iterations: out.Iterations, Rounds: out.Rounds, SDR: out.SDR}
 	if out.Assignment != nil {
 		r.Assignment = pre.back(pre.p.Expand(out.Assignment))
@@ -242,7 +235,7 @@ func postsolve(ctx, pctx context.Context, m *model.Model, pre *presolved, s *Set
 		return err
 	}
 	repaired := false
-	if math.IsInf(r.Energy, 1) && r.Status != solver.Infeasible {
+	if math.IsInf(r.Energy, 1) && r.Termination != Infeasible {
 		if repaired, err = repair(ctx, m, clamp, s, start, r); err != nil {
 			return err
 		}
@@ -262,7 +255,7 @@ func postsolve(ctx, pctx context.Context, m *model.Model, pre *presolved, s *Set
 	return nil
 }
 
-// report fills the UAI score, the gap and the statuses of r. A bound above
+// report fills the UAI score, the gap and the answer of r. A bound above
 // the energy within rounding is clamped to it; beyond, it is wrong, and a
 // wrong bound is worse than none.
 func report(r *Result, log io.Writer) {
@@ -281,6 +274,5 @@ func report(r *Result, log io.Writer) {
 	if math.IsNaN(r.Gap) {
 		r.Gap = math.Inf(1)
 	}
-	r.Termination = terminationOf(r.Status)
 	r.Answer = answerOf(r)
 }

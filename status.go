@@ -64,7 +64,7 @@ func terminationOf(s solver.Status) Termination {
 
 func answerOf(r *Result) Answer {
 	switch {
-	case r.Status == solver.Infeasible:
+	case r.Termination == Infeasible:
 		return InfeasibleModel
 	case math.IsInf(r.Energy, 1):
 		return NoAssignment

@@ -167,6 +167,13 @@ func (fl *Flags) options() any {
 	return nil
 }
 
+// Output is what `sdrmap solve` prints (as JSON with --json): the run's
+// sdrmap.Record and the convention of its energies.
+type Output struct {
+	sdrmap.Record
+	Convention string `json:"energy_convention"`
+}
+
 // maxSeconds is the longest time a time.Duration holds, in seconds.
 const maxSeconds = math.MaxInt64 / float64(time.Second)
 
