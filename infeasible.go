@@ -79,13 +79,18 @@ func proveInfeasible(ctx context.Context, m *model.Model, s *Settings, start tim
 	if why == "" {
 		return nil, nil
 	}
+	return infeasibleResult(s, start, why), nil
+}
+
+// infeasibleResult is the answer infeasible, proven by why.
+func infeasibleResult(s *Settings, start time.Time, why string) *Result {
 	if s.Log != nil {
 		fmt.Fprintf(s.Log, "presolve: infeasible: %s\n", why)
 	}
 	r := &Result{Solver: s.Solver, Termination: Infeasible, Energy: math.Inf(1), Bound: math.Inf(1)}
 	report(r, s.Log)
 	r.Time = time.Since(start)
-	return r, nil
+	return r
 }
 
 func hasForbidden(m *model.Model) bool {
