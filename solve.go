@@ -30,9 +30,10 @@ type Settings struct {
 	Solver    string         // method name, see Solvers(); "" means DefaultSolver
 	Evidence  model.Evidence // observed variables
 	TimeLimit time.Duration  // stop with the best answer so far; 0: none
-	Seed      uint64         // seed of randomized steps; runs are deterministic per seed
+	Seed      uint64         // seed of randomized steps; runs are deterministic per seed; 0 means DefaultSeed
 	NoPolish  bool           // no local search (ICM, tree-block moves) on the methods' assignments, nor on the original model after a conversion or a feasibility repair (there also no large-neighbourhood search, package lns)
 	NoConvert bool           // refuse factors of arity > 2 instead of converting them (package higherorder)
+	Limits    model.Limits   // the largest conversion from higher order accepted (its table entries and N); zero fields: model.DefaultLimits
 	// KeepSymmetry solves a shift-invariant model without evidence as it
 	// is; by default one variable is fixed to state 0 first, which loses no
 	// optimum (model.ShiftInvariant).
@@ -134,7 +135,13 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown solver %q (available: %v)", s.Solver, Solvers())
 	}
+	if err := checkInput(m, &s); err != nil {
+		return nil, err
+	}
 	start := time.Now()
+	if r, err := proveInfeasible(ctx, m, &s, start); r != nil || err != nil {
+		return r, err
+	}
 	pre, err := presolve(m, &s)
 	if err != nil {
 		return nil, err

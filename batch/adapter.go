@@ -42,7 +42,7 @@ func solve(ctx context.Context, it Item, fl Flags) (rec Record, x []int, interru
 		rec.Error = err.Error()
 		return rec, nil, false
 	}
-	in, err := solvecmd.Load(it.Input, it.Evidence)
+	in, err := fl.LimitFlags.Load(it.Input, it.Evidence)
 	if err != nil {
 		rec.Error = err.Error()
 		return rec, nil, false

@@ -32,7 +32,7 @@ var sdpInstances = []struct{ name, file string }{
 }
 
 // BenchmarkSDP solves the SDR of each instance with SDPAD, SDPAD-LR, the
-// factor ALM (all to the protocol tolerance 1e-4, §8) and with CSDP, SDPA and DSDP on its
+// factor ALM (all to the protocol tolerance 1e-4, docs/relaxation.md, Protocol) and with CSDP, SDPA and DSDP on its
 // SDPA export (their defaults), each under the time limit
 // $SDRMAP_BENCH_LIMIT seconds (default 600), and reports the gap
 // |pobj - dobj| / (1 + |pobj| + |dobj|) and the primal infeasibility each

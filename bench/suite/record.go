@@ -53,7 +53,7 @@ type Record struct {
 	Date            string       `json:"date"` // RFC 3339, UTC, when the run ended
 }
 
-// SDP holds the relaxation figures (spec §8) in sdrmap's minimization
+// SDP holds the relaxation figures (docs/relaxation.md, Protocol) in sdrmap's minimization
 // convention: objective <C, Xbar>, its dual bound, the relative gap
 // |pobj - dobj| / (1 + |pobj| + |dobj|) and the primal infeasibility.
 type SDP struct {

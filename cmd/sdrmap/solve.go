@@ -87,11 +87,18 @@ all).`,
 			if err != nil {
 				return usageError{err}
 			}
-			in, err := load(args[0], evid)
+			in, err := flags.Load(args[0], evid)
 			if err != nil {
 				return err
 			}
 			s.Evidence = in.Evidence
+			var dst *solvecmd.Output
+			if out != "" {
+				if dst, err = solvecmd.OpenOutput(out); err != nil {
+					return err // before the solve, not after it
+				}
+				defer dst.Discard()
+			}
 			var pl *progressLine
 			if verbose {
 				s.Log = cmd.ErrOrStderr()
@@ -108,17 +115,16 @@ all).`,
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			summary := cmd.OutOrStdout()
-			if out == "-" {
+			if dst != nil && dst.Stdout() {
 				summary = cmd.ErrOrStderr() // stdout holds the assignment
 			}
-			if res.Assignment != nil && out != "" {
-				if err := writeGenerated(cmd, out, func(w io.Writer) error { return uai.WriteResult(w, res.Assignment) }); err != nil {
-					return err
-				}
-			} else if out != "" {
+			var werr error // a failed write still prints the summary
+			if res.Assignment != nil && dst != nil {
+				werr = dst.Write(cmd.OutOrStdout(), func(w io.Writer) error { return uai.WriteResult(w, res.Assignment) })
+			} else if dst != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "sdrmap: no feasible assignment found; %s not written\n", out)
 			}
-			o := solvecmd.Output{Record: res.Record(), Convention: in.Convention}
+			o := solvecmd.Summary{Record: res.Record(), Convention: in.Convention}
 			if asJSON {
 				if err := writeJSON(summary, o); err != nil {
 					return err
@@ -126,12 +132,15 @@ all).`,
 			} else {
 				printSummary(summary, &o)
 			}
+			if werr != nil {
+				return werr
+			}
 			return solveOutcome(res)
 		},
 	}
 	f := c.Flags()
 	f.StringVar(&evid, "evid", "", "evidence file (UAI 2014 or PIC 2011 layout)")
-	f.StringVarP(&out, "output", "o", "", "write the assignment to this file (UAI result format; '-': standard output, the summary then goes to stderr)")
+	f.StringVarP(&out, "output", "o", "", "write the assignment to this file (UAI result format; '-' or /dev/stdout: standard output, the summary then goes to stderr); checked before the solve, a regular file replaced at once when written, a device or FIFO written directly")
 	f.BoolVar(&asJSON, "json", false, "print the summary as a JSON object (adds the assignment)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "print solver progress on stderr")
 	flags.Register(f)
@@ -153,7 +162,7 @@ func solverHelp() string {
 	return b.String()
 }
 
-func printSummary(w io.Writer, o *solvecmd.Output) {
+func printSummary(w io.Writer, o *solvecmd.Summary) {
 	fmt.Fprintf(w, "answer    %s\n", o.Answer)
 	fmt.Fprintf(w, "stopped   %s\n", o.Termination)
 	fmt.Fprintf(w, "energy    %.9f  (%s)\n", float64(o.Energy), o.Convention)

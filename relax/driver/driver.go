@@ -31,7 +31,7 @@ const (
 	// RoundSample takes the argmax of the marginals and randomized
 	// roundings from a factor of Xbar (rounding.Sample).
 	RoundSample = "sample"
-	// RoundIterative is the paper's iterative rounding (spec §7): fix the
+	// RoundIterative is the paper's iterative rounding (docs/relaxation.md, Iterative rounding): fix the
 	// confident variables, re-solve the relaxation of the rest, repeat.
 	RoundIterative = "iterative"
 )
@@ -55,7 +55,7 @@ type Options struct {
 type Outcome struct {
 	Assignment []int         // in the pairwise model's numbering; nil if none
 	Status     solver.Status // of the first relaxation; Interrupted when ctx ended; Infeasible when the SDR is
-	Bound      float64       // certified lower bound on the energy (§9), -Inf if none
+	Bound      float64       // certified lower bound on the energy (docs/relaxation.md, Certified bound), -Inf if none
 	Iterations int           // of all relaxations
 	Rounds     int           // relaxations solved
 	// Complement reports that Bound is that of a dual point complementary
@@ -72,10 +72,10 @@ const roundingDraws = 32
 
 // Solve solves the SDR of p with rel and rounds its solution: by default
 // argmax and randomized rounding from a factor of Xbar (rounding.Sample),
-// with RoundIterative the paper's iterative rounding (spec §7,
+// with RoundIterative the paper's iterative rounding (docs/relaxation.md, Iterative rounding,
 // iterativeRound). Unless NoPolish, the candidates are polished
 // (local.Candidates); the best is kept. The relaxations get 1 - SearchShare of
-// the time limit. The bound is the certified energy bound (spec §9) of the
+// the time limit. The bound is the certified energy bound (docs/relaxation.md, Certified bound) of the
 // first relaxation, the only one over the whole model: the best of its
 // iterates', the solver's best dual point's after certify.Refine
 // (closeBound: beside the rounding and the local search when GOMAXPROCS
@@ -277,11 +277,10 @@ func complementHopeful(e, obj float64) bool {
 // iterate's objective.
 const complementSlack = 1e-2
 
-// complementTol is the largest gap and primal infeasibility (§8) of a
+// complementTol is the largest gap and primal infeasibility (docs/relaxation.md, Protocol) of a
 // relaxation whose rounded assignments get the complement certificate, as
 // the solvers' probes: from a farther iterate its bound is useless, and at
-// N = 500K its eigensolve (about a second an iteration) ran 3 s past the
-// time limit.
+// large N its eigensolve can run past the time limit.
 const complementTol = 0.1
 
 // closeBound returns the bound of the best dual point of res (BestY, BestZ)
@@ -327,8 +326,7 @@ func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, rel
 
 // denseBound returns the bound of (y, z) from the dense eigenvalues of its
 // slack (sdr.Problem.Certify), or -Inf when ctx ends first: the
-// eigendecomposition cannot be stopped, so it is left to finish unobserved
-// (about 2 s at N = 901).
+// eigendecomposition cannot be stopped, so it is left to finish unobserved.
 func denseBound(ctx context.Context, prob *sdr.Problem, y, z []float64) float64 {
 	if ctx.Err() != nil {
 		return math.Inf(-1)
@@ -378,7 +376,7 @@ func (s *syncWriter) Write(b []byte) (int, error) {
 // method keeps it too.
 const SearchShare = 0.2
 
-// complementBound returns the certified energy bound (spec §9) of the dual
+// complementBound returns the certified energy bound (docs/relaxation.md, Certified bound) of the dual
 // point complementary to the assignment x (sdr.Problem.Complement), made
 // from the relaxation's dual point of the best bound and, unless that
 // proves x optimal, from its last one: from the dense eigenvalues of the
@@ -414,7 +412,7 @@ func complementBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution
 	return bound
 }
 
-// iterativeRound is the paper's rounding (spec §7): after each relaxation,
+// iterativeRound is the paper's rounding (docs/relaxation.md, Iterative rounding): after each relaxation,
 // fix every variable with a marginal above rounding.TMax and the one with
 // the largest marginal (rounding.Fix), fold the fixed variables into their
 // neighbours (model.Pairwise with evidence, constants kept), solve the

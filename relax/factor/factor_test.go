@@ -29,7 +29,7 @@ func build(t *testing.T, p *model.Pairwise) *sdr.Problem {
 	return prob
 }
 
-// remark is the example of the paper's remark in section 2.1 (spec §10),
+// remark is the example of the paper's remark in section 2.1 (docs/relaxation.md, Small cases),
 // maximization convention: minimum energy -1, and the SDR with P is tight.
 func remark() *model.Pairwise {
 	return &model.Pairwise{
@@ -112,7 +112,7 @@ func randomALM(prob *sdr.Problem, sigma float64, r int, rng *rand.Rand) (*alm, *
 }
 
 // TestLagrangian checks eval against the augmented Lagrangian written with
-// sdr's own operators A and P (factor-form.md §2), and its gradient against
+// sdr's own operators A and P (docs/relaxation.md, Factor ALM), and its gradient against
 // central differences along random directions of the affine set, on a model
 // with forbidden entries and on a grid large enough for terms and tangent
 // to run on two halves.

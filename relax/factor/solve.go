@@ -218,10 +218,9 @@ const (
 // "Certificates"). Its bound counts when better, and its point becomes
 // res.BestY, BestZ either way, the start of certify.Refine: an outlier
 // eigenvalue can put its own bound below the iterates', but the
-// refinement removes it first (Grids_20 with seed 3: -11128.4 against
-// -11119.3, refined -11113.1 against -11114.1), and so when the time limit
-// cuts its certificate short (the binary 100k grid at 100 s: refined
-// -211553.6 against -218638.5 from the iterates').
+// refinement removes it first, and so when the time limit cuts its
+// certificate short (bench/results/2026-11-26/NOTES.md, "The closing inner
+// solve").
 // res's factor and objectives stay the run's.
 func closeDual(ctx context.Context, a *alm, x *mat.Dense, cf *certifier, res *Result, s *Settings) {
 	t0 := time.Now()

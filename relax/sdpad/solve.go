@@ -16,7 +16,7 @@ import (
 // Settings.MaxOrder.
 var ErrTooLarge = errors.New("sdpad: too large for the dense SDPAD")
 
-// Solve runs Algorithm 1 of the paper (SDPAD, §5) on prob with a dense
+// Solve runs Algorithm 1 of the paper (SDPAD, docs/relaxation.md, SDPAD) on prob with a dense
 // eigendecomposition per iteration (see Projection in the package doc). It
 // returns an error only for invalid settings or a problem above
 // Settings.MaxOrder (ErrTooLarge); numerical trouble gives status

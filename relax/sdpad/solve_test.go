@@ -43,7 +43,7 @@ func tight(tol float64) Settings {
 }
 
 // TestRemark: the SDR of the remark example is tight (minimum -1) with
-// P(Xbar) >= 0 and reaches -4/3 without it (spec §10), with the default
+// P(Xbar) >= 0 and reaches -4/3 without it (docs/relaxation.md, Small cases), with the default
 // settings and with the paper's cone and schedule.
 func TestRemark(t *testing.T) {
 	p := build(t, remark())
@@ -121,7 +121,7 @@ func randomTiny(r *rand.Rand, count int) []tinyCase {
 // certified bound never exceeds the minimum energy, at any iterate, that
 // the SDR is tight on trees (argmax rounding is optimal), Theorem 1 on
 // the output, and that the plain iteration (no Anderson acceleration) and
-// the steps of §5 (ExactZ false, StepLength 1) reach the same SDR value.
+// the paper's steps (docs/relaxation.md, SDPAD; ExactZ false, StepLength 1) reach the same SDR value.
 func TestRandomTiny(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	cases := randomTiny(r, 300)
@@ -171,7 +171,7 @@ func TestRandomTiny(t *testing.T) {
 		paper := s
 		paper.ExactZ, paper.StepLength, paper.Monitor = false, 1, nil
 		if pr := solve(t, p, paper); math.Abs(pr.PrimalObjective-res.PrimalObjective) > 1e-5*scale {
-			t.Fatalf("case %d: SDR value %v with the default steps, %v with §5's", ci, res.PrimalObjective, pr.PrimalObjective)
+			t.Fatalf("case %d: SDR value %v with the default steps, %v with the paper's steps", ci, res.PrimalObjective, pr.PrimalObjective)
 		}
 		if c.tree {
 			trees++

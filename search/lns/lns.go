@@ -44,8 +44,8 @@
 //
 // sdrmap.Solve runs it on the original model after a conversion from higher
 // order or a feasibility repair. Its defaults were tuned on tb2_pedigree9
-// alone (TestMeasure, LNS_MEASURE=1), where it reached the optimum 282.997
-// in 8 of 9 seeds within 60 s on one core. A block search checks the time
+// alone (TestMeasure, LNS_MEASURE=1; bench/results/2026-11-23/NOTES.md).
+// A block search checks the time
 // limit every stopEvery+1 nodes: one search on a dense model can take
 // seconds.
 package lns

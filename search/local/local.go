@@ -49,8 +49,8 @@ const searchRounds = 12
 // (icm.Trees.Search) from the best until it stalls; when ctx has a
 // deadline (a time limit the user wants used) searchRounds of them, each followed by a crossover of the best with the
 // other treeCandidates, until ctx is done or bound proves the best optimal
-// (Grids_18 and Grids_20 at 60 s: BENCHMARKS.md, "Partition crossover of
-// the rounded candidates"). After each stage that improves the best,
+// (bench/results/2026-11-26/NOTES.md, "Partition crossover of the
+// rounded candidates"). After each stage that improves the best,
 // certify (nil: none) may raise bound with a certificate at the best, first
 // right after ICM. It returns the best with its energy and the bound; with s.NoPolish,
 // it only picks the best and certifies it. The candidates are changed in
