@@ -142,7 +142,7 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if r, err := proveInfeasible(ctx, m, &s, start); r != nil || err != nil {
 		return r, err
 	}
-	pre, err := presolve(m, &s)
+	pre, err := pairwiseView(m, &s)
 	if err != nil {
 		return nil, err
 	}
@@ -190,11 +190,11 @@ type presolved struct {
 	converted   bool // from higher order (package higherorder)
 }
 
-// presolve converts factors of arity > 2 (unless s.NoConvert), maps the
+// pairwiseView converts factors of arity > 2 (unless s.NoConvert), maps the
 // evidence, fixes one variable of a shift-invariant model without evidence
 // (unless s.KeepSymmetry or the method solves it in its symmetric form,
 // methods.KeepsSymmetry) and builds the pairwise view.
-func presolve(m *model.Model, s *Settings) (*presolved, error) {
+func pairwiseView(m *model.Model, s *Settings) (*presolved, error) {
 	identity := func(x []int) []int { return x }
 	pre := &presolved{back: identity, forth: identity, converted: m.MaxArity() > 2 && !s.NoConvert}
 	work, ev := m, s.Evidence
