@@ -42,16 +42,12 @@ func checkInput(m *model.Model, s *Settings) error {
 
 // proveInfeasible returns the answer infeasible when a cheap proof
 // (presolve.Infeasible) shows that m under the evidence has no assignment
-// of finite energy, so that no method runs on it, and nil otherwise.
+// of finite energy, so that no method runs on it, and nil otherwise; ctx's
+// deadline is the time limit.
 func proveInfeasible(ctx context.Context, m *model.Model, s *Settings, start time.Time) (*Result, error) {
 	clamp, err := s.Evidence.Clamps(m)
 	if err != nil {
 		return nil, err
-	}
-	if s.TimeLimit > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, start.Add(s.TimeLimit))
-		defer cancel()
 	}
 	why, err := presolve.Infeasible(ctx, m, clamp, s.Seed)
 	if err != nil || why == "" {
