@@ -2,8 +2,6 @@ package sdpad
 
 import (
 	"math"
-	"runtime"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -39,9 +37,6 @@ type anderson struct {
 	restarts  int     // the iteration's restarts when the memory began
 
 	accepted, rejected int
-
-	parts            int       // goroutines of the passes (andersonParts)
-	blkG, blkS, blkR []float64 // per block: g.g, dg_s.g and the Gram row (m a block)
 }
 
 // newAnderson returns the acceleration of a state of the given length with
@@ -54,10 +49,8 @@ func newAnderson(m, size int) *anderson {
 		gram: mat.NewSymDense(m, nil),
 		u:    make([]float64, size), f: make([]float64, size), g: make([]float64, size),
 		fp: make([]float64, size), gp: make([]float64, size),
-		row: make([]float64, m), rhs: make([]float64, m), parts: andersonParts(),
+		row: make([]float64, m), rhs: make([]float64, m),
 	}
-	nb := (size + andersonBlock - 1) / andersonBlock
-	a.blkG, a.blkS, a.blkR = make([]float64, nb), make([]float64, nb), make([]float64, nb*m)
 	for i := range m {
 		a.df[i], a.dg[i] = make([]float64, size), make([]float64, size)
 	}
@@ -101,28 +94,19 @@ func (a *anderson) step() bool {
 	}
 	row := a.row[:slots]
 	clear(row)
-	a.bands(func(b, lo, hi int) {
+	gnorm2, rhsS := 0.0, 0.0
+	for lo := 0; lo < len(a.u); lo += andersonBlock {
+		hi := min(lo+andersonBlock, len(a.u))
 		g, f := a.g[lo:hi], a.f[lo:hi]
 		floats.SubTo(g, a.u[lo:hi], f)
-		a.blkG[b] = vec.Dot(g, g)
+		gnorm2 += vec.Dot(g, g)
 		if diff {
 			ds := a.dg[s][lo:hi]
 			floats.SubTo(a.df[s][lo:hi], f, a.fp[lo:hi])
 			floats.SubTo(ds, g, a.gp[lo:hi])
-			a.blkS[b] = vec.Dot(ds, g)
-			br := a.blkR[b*a.m : b*a.m+slots]
-			for j := range br {
-				br[j] = vec.Dot(ds, a.dg[j][lo:hi])
-			}
-		}
-	})
-	gnorm2, rhsS := 0.0, 0.0
-	for b, v := range a.blkG {
-		gnorm2 += v
-		if diff {
-			rhsS += a.blkS[b]
-			for j, v := range a.blkR[b*a.m : b*a.m+slots] {
-				row[j] += v
+			rhsS += vec.Dot(ds, g)
+			for j := range row {
+				row[j] += vec.Dot(ds, a.dg[j][lo:hi])
 			}
 		}
 	}
@@ -157,48 +141,17 @@ func (a *anderson) step() bool {
 		copy(a.u, a.fp)
 		return false
 	}
-	a.bands(func(_, lo, hi int) {
+	for lo := 0; lo < len(a.u); lo += andersonBlock {
+		hi := min(lo+andersonBlock, len(a.u))
 		u := a.u[lo:hi]
 		copy(u, a.fp[lo:hi])
 		for j, c := range gamma {
 			vec.AddScaled(u, -c, a.df[j][lo:hi])
 		}
-	})
+	}
 	a.extrap = true
 	return true
 }
-
-// bands calls f(b, lo, hi) on every block b = [lo, hi) of the state, the
-// blocks split into a.parts contiguous bands, one goroutine each. step
-// keeps each block's products apart and sums them in block order, so the
-// result does not depend on the number of bands.
-func (a *anderson) bands(f func(b, lo, hi int)) {
-	nb := len(a.blkG)
-	band := func(b0, b1 int) {
-		for b := b0; b < b1; b++ {
-			lo := b * andersonBlock
-			f(b, lo, min(lo+andersonBlock, len(a.u)))
-		}
-	}
-	p := min(a.parts, nb)
-	if p <= 1 {
-		band(0, nb)
-		return
-	}
-	var wg sync.WaitGroup
-	for i := 1; i < p; i++ {
-		wg.Go(func() { band(i*nb/p, (i+1)*nb/p) })
-	}
-	band(0, nb/p)
-	wg.Wait()
-}
-
-// andersonParts is the number of bands of Anderson's passes: the cores Go
-// runs on, at most andersonMaxParts (the passes are bound by memory
-// bandwidth).
-func andersonParts() int { return min(runtime.GOMAXPROCS(0), andersonMaxParts) }
-
-const andersonMaxParts = 4
 
 // andersonBlock is the block length of step's passes: a block of each of
 // its vectors stays in the cache across the m differences, instead of a

@@ -1,7 +1,6 @@
 package sdpad
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -165,70 +164,5 @@ func TestAndersonBlocked(t *testing.T) {
 	}
 	if full < 2 {
 		t.Fatalf("the memory was full in %d steps", full)
-	}
-}
-
-// TestAndersonBands: the passes over one to five bands of blocks give the
-// same points bit for bit (each block's products are summed in block
-// order), on a contraction through a full memory, with the one-band step
-// itself checked against the direct least-squares step in
-// TestAndersonBlocked.
-func TestAndersonBands(t *testing.T) {
-	const size, m = 5*andersonBlock + 123, 3
-	r := rand.New(rand.NewPCG(9, 10))
-	diag, c := randSlice(r, size), randSlice(r, size)
-	for i := range diag {
-		diag[i] = 0.45 + 0.2*diag[i]
-	}
-	run := func(parts int) [][]float64 {
-		a := newAnderson(m, size)
-		a.parts = parts
-		a.restart()
-		var us [][]float64
-		for range 12 {
-			for i, u := range a.u {
-				a.f[i] = diag[i]*u + c[i]
-			}
-			a.step()
-			us = append(us, append([]float64(nil), a.u...))
-		}
-		if a.accepted == 0 {
-			t.Fatalf("%d bands: no extrapolated step accepted", parts)
-		}
-		return us
-	}
-	want := run(1)
-	for parts := 2; parts <= 5; parts++ {
-		for k, u := range run(parts) {
-			for i := range u {
-				if u[i] != want[k][i] {
-					t.Fatalf("%d bands, step %d: u[%d] = %v, one band %v", parts, k, i, u[i], want[k][i])
-				}
-			}
-		}
-	}
-}
-
-// BenchmarkAndersonStep times one step at deer_0034's state length (about
-// 540,000) with a full memory of 10, in one band and in andersonParts.
-func BenchmarkAndersonStep(b *testing.B) {
-	const size = 540000
-	r := rand.New(rand.NewPCG(1, 2))
-	diag, c := randSlice(r, size), randSlice(r, size)
-	for i := range diag {
-		diag[i] = 0.9 + 0.05*diag[i]
-	}
-	for _, parts := range []int{1, andersonParts()} {
-		b.Run(fmt.Sprintf("bands=%d", parts), func(b *testing.B) {
-			a := newAnderson(10, size)
-			a.parts = parts
-			a.restart()
-			for b.Loop() {
-				for i, u := range a.u {
-					a.f[i] = diag[i]*u + c[i]
-				}
-				a.step()
-			}
-		})
 	}
 }
