@@ -105,7 +105,7 @@ func proveInfeasible(ctx context.Context, m *model.Model, s *Settings, start tim
 	if s.Log != nil {
 		fmt.Fprintf(s.Log, "presolve: infeasible: %s\n", why)
 	}
-	r := &Result{Solver: s.Solver, Status: solver.Infeasible, Energy: math.Inf(1), Bound: math.Inf(1)}
+	r := &Result{Solver: s.Solver, Termination: Infeasible, Energy: math.Inf(1), Bound: math.Inf(1)}
 	report(r, s.Log)
 	r.Time = time.Since(start)
 	return r, nil

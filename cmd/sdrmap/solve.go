@@ -124,7 +124,7 @@ all).`,
 			} else if dst != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "sdrmap: no feasible assignment found; %s not written\n", out)
 			}
-			o := solvecmd.Output{Record: res.Record(), Convention: in.Convention}
+			o := solvecmd.Summary{Record: res.Record(), Convention: in.Convention}
 			if asJSON {
 				if err := writeJSON(summary, o); err != nil {
 					return err
@@ -162,7 +162,7 @@ func solverHelp() string {
 	return b.String()
 }
 
-func printSummary(w io.Writer, o *solvecmd.Output) {
+func printSummary(w io.Writer, o *solvecmd.Summary) {
 	fmt.Fprintf(w, "answer    %s\n", o.Answer)
 	fmt.Fprintf(w, "stopped   %s\n", o.Termination)
 	fmt.Fprintf(w, "energy    %.9f  (%s)\n", float64(o.Energy), o.Convention)

@@ -167,9 +167,9 @@ func (fl *Flags) options() any {
 	return nil
 }
 
-// Output is what `sdrmap solve` prints (as JSON with --json): the run's
+// Summary is what `sdrmap solve` prints (as JSON with --json): the run's
 // sdrmap.Record and the convention of its energies.
-type Output struct {
+type Summary struct {
 	sdrmap.Record
 	Convention string `json:"energy_convention"`
 }
