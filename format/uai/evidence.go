@@ -113,6 +113,9 @@ func parseEvidence(name string, data []byte, lim model.Limits) (model.Evidence, 
 	return ev, nil
 }
 
+// ResultBytes is the largest file that can hold an assignment within lim.
+func ResultBytes(lim model.Limits) int64 { return intsBytes(lim.OrDefault()) }
+
 // ReadResultFile reads an assignment in the UAI result format within the
 // default limits.
 func ReadResultFile(path string) ([]int, error) {
