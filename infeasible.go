@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdrmap/sdrmap/higherorder"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/presolve"
 )
@@ -15,8 +16,8 @@ import (
 const DefaultSeed = 1
 
 // checkInput refuses a nil or malformed model (model.Validate, naming the
-// factor) and gives the fields of s whose zero value means the command's
-// default that default.
+// factor) and a conversion from higher order that may exceed s.Limits
+// (higherorder.SizeBound), and sets Seed 0 to DefaultSeed.
 func checkInput(m *model.Model, s *Settings) error {
 	if m == nil {
 		return fmt.Errorf("nil model")
@@ -29,7 +30,7 @@ func checkInput(m *model.Model, s *Settings) error {
 	}
 	if m.MaxArity() > 2 && !s.NoConvert {
 		lim := s.Limits.OrDefault()
-		entries, n := presolve.ConversionSize(m)
+		entries, n := higherorder.SizeBound(m)
 		switch {
 		case entries > lim.MaxEntries:
 			return fmt.Errorf("converting the factors of arity > 2 may need up to %d table entries, more than the limit %d (--max-entries raises it)", entries, lim.MaxEntries)
@@ -53,11 +54,16 @@ func proveInfeasible(ctx context.Context, m *model.Model, s *Settings, start tim
 	if err != nil || why == "" {
 		return nil, err
 	}
+	return infeasibleResult(s, start, why), nil
+}
+
+// infeasibleResult is the answer infeasible, proven by why.
+func infeasibleResult(s *Settings, start time.Time, why string) *Result {
 	if s.Log != nil {
 		fmt.Fprintf(s.Log, "presolve: infeasible: %s\n", why)
 	}
 	r := &Result{Solver: s.Solver, Termination: Infeasible, Energy: math.Inf(1), Bound: math.Inf(1)}
 	report(r, s.Log)
 	r.Time = time.Since(start)
-	return r, nil
+	return r
 }

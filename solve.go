@@ -11,6 +11,7 @@ package sdrmap
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -151,6 +152,9 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 		return r, err
 	}
 	pre, err := pairwiseView(m, &s)
+	if errors.Is(err, model.ErrInfeasible) {
+		return infeasibleResult(&s, start, err.Error()), nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -92,7 +92,7 @@ func (m *Model) Pairwise(ev Evidence) (*Pairwise, error) {
 		switch len(free) {
 		case 0:
 			if sub.IsForbidden(0) {
-				return nil, fmt.Errorf("factor %d forbids the observed values: no assignment consistent with the evidence", fi)
+				return nil, fmt.Errorf("factor %d forbids the observed values: %w", fi, ErrInfeasible)
 			}
 			cst.Add(sub.Log[0])
 		case 1:
@@ -210,7 +210,7 @@ func (p *Pairwise) Energy(x []int) float64 {
 	if !ok {
 		return math.Inf(1)
 	}
-	return -s
+	return 0 - s // +0, not -0, for an empty sum
 }
 
 // Expand returns the full assignment of the source model: x on the free

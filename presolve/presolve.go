@@ -1,6 +1,5 @@
 // Package presolve holds the checks that run on a model before a method:
-// cheap proofs that it has no assignment of finite energy, and the size of
-// its conversion to pairwise.
+// cheap proofs that it has no assignment of finite energy.
 package presolve
 
 import (
@@ -11,30 +10,6 @@ import (
 	"github.com/sdrmap/sdrmap/search/feasible"
 	"github.com/sdrmap/sdrmap/solver"
 )
-
-// ConversionSize bounds the table entries and the order N of m converted
-// to pairwise (package higherorder): a factor of arity k > 2 with A allowed
-// entries becomes at most an auxiliary variable of A states and its k
-// edges, A (1 + sum of the scope's cardinalities) entries.
-func ConversionSize(m *model.Model) (entries, n int64) {
-	n = int64(model.SDRDimension(m.Card))
-	for fi := range m.Factors {
-		f := &m.Factors[fi]
-		size := int64(len(f.Log))
-		entries += size
-		if len(f.Scope) <= 2 {
-			continue
-		}
-		allowed := size - int64(f.ForbiddenCount())
-		sum := int64(1)
-		for _, v := range f.Scope {
-			sum += int64(m.Card[v])
-		}
-		entries += allowed * sum
-		n += allowed
-	}
-	return entries, n
-}
 
 // probeNodes is the decision budget of the feasibility probe: enough to
 // refute small infeasible models, small against any relaxation.
