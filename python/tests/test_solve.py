@@ -197,3 +197,17 @@ def test_ctrl_c_returns_the_best_assignment_so_far() -> None:
     assert r["energy"] == pytest.approx(r["evaluated"], rel=1e-12)
     assert "interrupted: ending the solve" in err
     print(f"returned {waited:.2f} s after SIGINT")
+
+
+@pytest.mark.parametrize("name", ["features.wcsp", "features.cfn", "maximize.cfn"])
+def test_toulbar2_files_as_the_command(cli, name: str) -> None:
+    """toulbar2's formats read by the Go side (no Python code of their own),
+    with the command's convention, notes (the bound rounded up) and answer."""
+    path = REPO / "format" / "toulbar2" / "testdata" / name
+    m = sdrmap.read(path)
+    res = sdrmap.solve(m)
+    out = cli(str(path))
+    same_as_command(res, out)
+    assert res.energy_convention == out["energy_convention"] == m.energy_convention
+    assert list(res.notes) == out.get("notes", [])
+    assert res.energy == pytest.approx(numpy_energy(m.factors(), res.assignment), rel=1e-12, abs=1e-12)
