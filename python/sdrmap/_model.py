@@ -11,7 +11,7 @@ from typing import Any, Iterable, Literal, Sequence, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._native import call, f64p, i64p, lib, take_string
+from ._native import call, f64p, i64p, lib, release, take_string
 
 __all__ = ["Model", "read", "from_arrays", "from_factors", "grid", "evaluate"]
 
@@ -38,7 +38,7 @@ class Model:
 
     def __init__(self, handle: int, shape: tuple[int, ...] | None = None) -> None:
         self._handle = handle
-        self._finalizer = weakref.finalize(self, lib.sdrmap_release, handle)
+        self._finalizer = weakref.finalize(self, release, handle)
         info_p = ctypes.c_void_p()
         call(lib.sdrmap_model_info, handle, ctypes.byref(info_p))
         info = json.loads(take_string(info_p))

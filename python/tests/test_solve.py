@@ -211,3 +211,30 @@ def test_toulbar2_files_as_the_command(cli, name: str) -> None:
     assert res.energy_convention == out["energy_convention"] == m.energy_convention
     assert list(res.notes) == out.get("notes", [])
     assert res.energy == pytest.approx(numpy_energy(m.factors(), res.assignment), rel=1e-12, abs=1e-12)
+
+
+def test_forked_child_raises_instead_of_hanging() -> None:
+    """The Go runtime's threads do not survive fork: a child forked after
+    the library was loaded gets RuntimeError, not a hang."""
+    m = sdrmap.read(SHIPPED)
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 only on the expected error
+        code = 1
+        try:
+            sdrmap.solve(m)
+        except RuntimeError as e:
+            code = 0 if "forked" in str(e) else 2
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child hung")
+    assert sdrmap.solve(m).answer == "optimal"  # the parent goes on
