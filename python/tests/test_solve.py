@@ -238,3 +238,27 @@ def test_forked_child_raises_instead_of_hanging() -> None:
         os.waitpid(pid, 0)
         pytest.fail("the forked child hung")
     assert sdrmap.solve(m).answer == "optimal"  # the parent goes on
+
+
+def test_second_ctrl_c_raises_at_once(monkeypatch, capsys) -> None:
+    """_wait's protocol with the library's wait replaced: the first
+    KeyboardInterrupt cancels the job and waits on, the second propagates."""
+    from sdrmap import _solve
+
+    calls: list[str] = []
+
+    class FakeLib:
+        def sdrmap_job_wait(self, job: int, ms: int) -> int:
+            calls.append("wait")
+            if len(calls) in (2, 4):
+                raise KeyboardInterrupt
+            return 0
+
+        def sdrmap_job_cancel(self, job: int) -> None:
+            calls.append("cancel")
+
+    monkeypatch.setattr(_solve, "lib", FakeLib())
+    with pytest.raises(KeyboardInterrupt):
+        _solve._wait(7)
+    assert calls == ["wait", "wait", "cancel", "wait"]
+    assert "a second Ctrl-C abandons it" in capsys.readouterr().err
