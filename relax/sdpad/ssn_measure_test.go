@@ -342,7 +342,7 @@ func (o *ssnPhase) outer(tol float64) {
 	}
 }
 
-// measure returns §8's measures at (Pi_K(W), y, z_+): the objective, gap,
+// measure returns the measures of docs/relaxation.md, Protocol at (Pi_K(W), y, z_+): the objective, gap,
 // primal and face dual infeasibility.
 func (o *ssnPhase) measure() (pobj, gap, pinf, dinf float64) {
 	p := o.p
