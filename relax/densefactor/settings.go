@@ -26,6 +26,7 @@ type Settings struct {
 	Rank, MaxRank int
 
 	Sigma0   float64 // initial penalty, on costs scaled to a largest entry of 1
+	SigmaMin float64 // smallest penalty
 	SigmaMax float64 // largest penalty
 	Memory   int     // L-BFGS pairs
 
@@ -54,7 +55,7 @@ type Settings struct {
 func DefaultSettings() Settings {
 	return Settings{
 		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 1000, InnerIter: 50,
-		Sigma0: 10, SigmaMax: 1e7, Memory: 10,
+		Sigma0: 10, SigmaMin: 0.1, SigmaMax: 1e7, Memory: 10,
 		CertifyRank: 16, CertifyTol: 1e-6, CertifyMaxIter: 100,
 		ProbeEvery: 1, ProbeTol: 0.1,
 	}
@@ -68,8 +69,8 @@ func (s *Settings) check() error {
 		return fmt.Errorf("densefactor: MaxIter and InnerIter must be positive (got %d, %d)", s.MaxIter, s.InnerIter)
 	case s.Rank < 0 || s.MaxRank < 0 || s.MaxRank > 0 && s.Rank > s.MaxRank:
 		return fmt.Errorf("densefactor: ranks must satisfy 0 <= Rank <= MaxRank (got %d, %d)", s.Rank, s.MaxRank)
-	case !(s.Sigma0 > 0) || !(s.SigmaMax >= s.Sigma0) || math.IsInf(s.Sigma0, 0):
-		return fmt.Errorf("densefactor: penalties must satisfy 0 < Sigma0 <= SigmaMax (got %g, %g)", s.Sigma0, s.SigmaMax)
+	case !(s.SigmaMin > 0) || !(s.Sigma0 >= s.SigmaMin) || !(s.SigmaMax >= s.Sigma0) || math.IsInf(s.SigmaMax, 0):
+		return fmt.Errorf("densefactor: penalties must satisfy 0 < SigmaMin <= Sigma0 <= SigmaMax < Inf (got %g, %g, %g)", s.SigmaMin, s.Sigma0, s.SigmaMax)
 	case s.Memory < 1 || s.CertifyRank < 1 || s.CertifyMaxIter < 1 || !(s.CertifyTol > 0):
 		return fmt.Errorf("densefactor: Memory, CertifyRank, CertifyMaxIter and CertifyTol must be positive")
 	case s.Probe != nil && s.ProbeEvery < 1:

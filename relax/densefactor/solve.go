@@ -24,9 +24,9 @@ import (
 // infeasibility is within the tolerance and below sigmaBalance times the
 // dual one.
 const (
-	sigmaGrowth   = 4
+	sigmaGrowth   = 2
 	sigmaProgress = 0.25
-	sigmaBalance  = 0.3
+	sigmaBalance  = 3
 )
 
 // Outer iterations are certified when the primal infeasibility is within
@@ -94,7 +94,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		var cert sdr.Certificate
 		var vals []float64
 		err := errNotCertified
-		if !stop() && (res.PrimalInfeasibility <= certifyFrom*s.Tol || k%certifyEvery == 0 || k >= s.MaxIter) {
+		if !stop() && (cf.proj != nil || res.PrimalInfeasibility <= certifyFrom*s.Tol || k%certifyEvery == 0 || k >= s.MaxIter) {
 			cert, vals, err = cf.certify(y, z, s.CertifyTol, s.CertifyMaxIter, s.Seed+uint64(k), stop)
 		}
 		gap0, dinf0 := res.Gap, math.NaN()
@@ -150,10 +150,13 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			}
 			grow = min(grow, res.Rank, s.MaxRank-res.Rank)
 		}
-		if converged && viol > sigmaProgress*prevViol {
+		switch {
+		case err == nil && res.PrimalInfeasibility > sigmaBalance*dinf0:
 			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
-		} else if res.PrimalInfeasibility <= s.Tol && res.PrimalInfeasibility < sigmaBalance*dinf0 {
-			a.sigma = max(a.sigma/sigmaGrowth, s.Sigma0)
+		case err == nil && dinf0 > sigmaBalance*res.PrimalInfeasibility:
+			a.sigma = max(a.sigma/sigmaGrowth, s.SigmaMin)
+		case err != nil && converged && viol > sigmaProgress*prevViol:
+			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
 		}
 		prevViol = viol
 		innerTol = min(innerTol, viol)
@@ -175,8 +178,8 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	res.Marginals = prob.Marginals(column0(v))
 	res.Evaluations, res.Time = a.evals, time.Since(t0)
 	if s.Verbose != nil {
-		fmt.Fprintf(s.Verbose, "dense factor ALM: %s after %d iterations (%d L-BFGS, %d evaluations), rank %d, bound %.9g, %v\n",
-			res.Status, res.Iterations, res.Inner, res.Evaluations, res.Rank, res.EnergyBound, res.Time.Round(time.Millisecond))
+		fmt.Fprintf(s.Verbose, "dense factor ALM: %s after %d iterations (%d L-BFGS, %d evaluations), rank %d (numerically %d), bound %.9g, %v\n",
+			res.Status, res.Iterations, res.Inner, res.Evaluations, res.Rank, numRank(v), res.EnergyBound, res.Time.Round(time.Millisecond))
 	}
 	return res, nil
 }
@@ -328,6 +331,25 @@ func fullRank(v *mat.Dense) bool {
 	}
 	ev := eig.Values(nil)
 	return ev[0] > rankGap*ev[len(ev)-1]
+}
+
+// numRank is the number of singular values of V above rankGap times the
+// largest.
+func numRank(v *mat.Dense) int {
+	var g mat.SymDense
+	g.SymOuterK(1, v.T())
+	var eig mat.EigenSym
+	if !eig.Factorize(&g, false) {
+		return 0
+	}
+	ev := eig.Values(nil)
+	k := 0
+	for _, l := range ev {
+		if l > rankGap*rankGap*ev[len(ev)-1] {
+			k++
+		}
+	}
+	return k
 }
 
 // column0 returns column 0 of v: row 0 of Xbar = V V^T.
