@@ -12,7 +12,8 @@ import (
 )
 
 // TestAutoRelaxation: auto relaxes a grid by the factor ALM, a complete
-// graph by SDPAD, or SDPAD-LR when N > 1000, and a shift-invariant model
+// graph by SDPAD, the dense factor ALM when N > 1000, or SDPAD-LR when
+// N > 6000, and a shift-invariant model
 // (ORIENT) by cyclic; on a repulsive Potts grid, where TRW-S leaves a gap,
 // its log shows the factor ALM.
 func TestAutoRelaxation(t *testing.T) {
@@ -23,7 +24,8 @@ func TestAutoRelaxation(t *testing.T) {
 	}{
 		{"grid", gen.PottsGrid(6, 6, 3, 1, 7), "factor"},
 		{"complete", gen.DenseMatching(8, 9, 7), "sdpad"},
-		{"complete, N > 1000", gen.DenseMatching(40, 40, 7), "sdpad-lr"},
+		{"complete, N > 1000", gen.DenseMatching(40, 40, 7), "factor-dense"},
+		{"dense, N > 6000", gen.Binary(3100, 8, 7), "sdpad-lr"},
 		{"orient", orient(60, 8, 8, 0.1), "cyclic"},
 	} {
 		p, err := c.m.Pairwise(nil)

@@ -27,7 +27,8 @@ rounding polished by ICM (no bound)`, false, solveIPMNC))
 	Register(NewMethod("auto", `trws, then the relaxation with the time left (cyclic on
 shift-invariant models such as ORIENT, their symmetry kept;
 factor on models with at most 3 edges per variable, such as
-grids; on denser ones sdpad up to N = 1000, sdpad-lr beyond)
+grids; on denser ones sdpad up to N = 1000, factor-dense up to
+N = 6000, sdpad-lr beyond)
 unless the LP bound already proves the trws assignment optimal or
 the model was converted from higher order (below); the better
 assignment and the larger bound are kept`, false, solveAuto))
@@ -43,7 +44,8 @@ const autoLPShare = 0.2
 // edges per variable: grids), where it converges and SDPAD-LR does not; on
 // denser ones, where the factor ALM does not converge, the dense SDPAD up
 // to denseN (its bounds after 60 s were the tightest on deer, giraffe and
-// CSP_11) and SDPAD-LR beyond (BENCHMARKS.md).
+// CSP_11), the dense factor ALM up to denseFactorN, where SDPAD-LR does
+// not converge, and SDPAD-LR beyond (BENCHMARKS.md).
 func autoRelaxation(p *model.Pairwise) string {
 	if cyclicApplies(p) {
 		return "cyclic"
@@ -57,6 +59,8 @@ func autoRelaxation(p *model.Pairwise) string {
 		return "factor"
 	case n <= denseN:
 		return "sdpad"
+	case n <= denseFactorN:
+		return "factor-dense"
 	}
 	return "sdpad-lr"
 }

@@ -5,6 +5,11 @@ import (
 	"github.com/sdrmap/sdrmap/relax/densefactor"
 )
 
+// denseFactorN is the largest order N of the lifted matrix that auto
+// relaxes by the dense factor ALM (beyond denseN): its N x N matrices, a
+// few of them, take about 2 GB at 6000.
+const denseFactorN = 6000
+
 // The dense factor ALM (relax/densefactor) as a relaxation method.
 func init() {
 	Register(RelaxMethod("factor-dense", `the same relaxation solved on a factor Xbar = V V^T of high rank

@@ -382,15 +382,18 @@ func widen(p *sdr.Problem, v, dirs *mat.Dense, grow int) *mat.Dense {
 // start returns the initial factor, of s.Rank columns: s.Start's (its row
 // 0 rotated to e_1, small random columns added up to s.Rank, moved onto
 // the affine set) with its multipliers, or the uniform point e_1/m_i per
-// variable plus a small random part.
+// variable plus a random part of about half its norm.
 func start(p *sdr.Problem, a *alm, s *Settings) *mat.Dense {
 	n := p.N()
 	rng := rand.New(rand.NewPCG(s.Seed, 0xde45e))
 	if s.Start == nil || s.Start.Factor == nil {
 		v := mat.NewDense(n, s.Rank, nil)
-		for k := 1; k < n; k++ {
-			for c := 1; c < s.Rank; c++ {
-				v.Set(k, c, 0.1*rng.NormFloat64())
+		for i, mi := range p.Card {
+			sd := 0.5 / math.Sqrt(float64(mi*s.Rank)) // rows of norm about 1/(2 sqrt(m_i))
+			for k := p.Offset[i]; k < p.Offset[i]+mi; k++ {
+				for c := 1; c < s.Rank; c++ {
+					v.Set(k, c, sd*rng.NormFloat64())
+				}
 			}
 		}
 		project(p, v)
