@@ -151,6 +151,8 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			grow = min(grow, res.Rank, s.MaxRank-res.Rank)
 		}
 		switch {
+		case err == nil && res.PrimalInfeasibility > sigmaBalance*sigmaBalance*dinf0:
+			a.sigma = min(a.sigma*sigmaGrowth*sigmaGrowth, s.SigmaMax)
 		case err == nil && res.PrimalInfeasibility > sigmaBalance*dinf0:
 			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
 		case err == nil && dinf0 > sigmaBalance*res.PrimalInfeasibility:
