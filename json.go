@@ -18,17 +18,3 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		Gap    jsonfloat.Float `json:"gap"`
 	}{plain(r), jsonfloat.Float(r.Energy), jsonfloat.Float(r.Log10), jsonfloat.Float(r.Bound), jsonfloat.Float(r.Gap)})
 }
-
-// MarshalJSON encodes the SDR figures as Result.MarshalJSON does.
-func (s SDRInfo) MarshalJSON() ([]byte, error) {
-	type plain SDRInfo
-	return json.Marshal(struct {
-		plain
-		PrimalObjective     jsonfloat.Float `json:"primal_objective"`
-		DualObjective       jsonfloat.Float `json:"dual_objective"`
-		Gap                 jsonfloat.Float `json:"sdp_gap"`
-		PrimalInfeasibility jsonfloat.Float `json:"primal_infeasibility"`
-		DualInfeasibility   jsonfloat.Float `json:"dual_infeasibility"`
-	}{plain(s), jsonfloat.Float(s.PrimalObjective), jsonfloat.Float(s.DualObjective), jsonfloat.Float(s.Gap),
-		jsonfloat.Float(s.PrimalInfeasibility), jsonfloat.Float(s.DualInfeasibility)})
-}

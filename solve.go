@@ -17,59 +17,36 @@ import (
 	"time"
 
 	"github.com/sdrmap/sdrmap/higherorder"
-	"github.com/sdrmap/sdrmap/local"
+	"github.com/sdrmap/sdrmap/methods"
 	"github.com/sdrmap/sdrmap/model"
-	"github.com/sdrmap/sdrmap/relax/driver"
+	"github.com/sdrmap/sdrmap/search/feasible"
+	"github.com/sdrmap/sdrmap/search/local"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/feasible"
 )
 
-// Settings selects and configures the solver. The zero value of every field
-// but Solver means "the solver's default".
+// Settings selects and configures the method. The zero value of every
+// field is the default of the command line's flag of the same name.
 type Settings struct {
-	Solver    string         // solver name, see Solvers(); "" means DefaultSolver
+	Solver    string         // method name, see Solvers(); "" means DefaultSolver
 	Evidence  model.Evidence // observed variables
 	TimeLimit time.Duration  // stop with the best answer so far; 0: none
 	Seed      uint64         // seed of randomized steps; runs are deterministic per seed
-	Tol       float64        // relative tolerance of SDR solvers (gap and infeasibility)
-	MaxIter   int            // iteration limit of iterative solvers
-	Rank      int            // initial rank of the low-rank SDR solver
-	MaxRank   int            // maximal rank of the low-rank SDR solver
-	NoRestart bool           // SDR solvers: no restarts from the average of the iterates (sdpad.Settings.RestartEvery)
-	NoAccel   bool           // sdpad: no Anderson acceleration of the iteration (sdpad.Settings.Anderson)
-	NoProbe   bool           // SDR solvers: never stop the relaxation early on an assignment proven optimal (probes)
-	Rounding  string         // SDR solvers: RoundSample (default) or RoundIterative
-	NoPolish  bool           // no local search (ICM, tree-block moves) on the SDR and TRW-S assignments, nor on the original model after a conversion or a feasibility repair (there also no large-neighbourhood search, package lns)
-	MaxStates float64        // exact solver: largest joint state space accepted
+	NoPolish  bool           // no local search (ICM, tree-block moves) on the methods' assignments, nor on the original model after a conversion or a feasibility repair (there also no large-neighbourhood search, package lns)
 	NoConvert bool           // refuse factors of arity > 2 instead of converting them (package higherorder)
 	// KeepSymmetry solves a shift-invariant model without evidence as it
 	// is; by default one variable is fixed to state 0 first, which loses no
 	// optimum (model.ShiftInvariant).
 	KeepSymmetry bool
-	Log          io.Writer      // progress (iteration table) goes here when not nil
-	Progress     func(Progress) // called now and then with the state of the run, when not nil; never concurrently, but not always from Solve's goroutine
+	// Options are the method's own options, of its type in package methods
+	// (methods.SDPADOptions for sdpad and sdpad-lr, methods.ExactOptions
+	// for exact, ...); nil means its defaults.
+	Options  any
+	Log      io.Writer      // progress (iteration table) goes here when not nil
+	Progress func(Progress) // called now and then with the state of the run, when not nil; never concurrently, but not always from Solve's goroutine
 }
 
-// Progress is a snapshot of a running solve, for progress indicators. A
-// stage reports its own best energy and bound; the run's are the best of
-// all reports (the final Result may still discard a bound above the
-// energy).
-type Progress struct {
-	Elapsed   time.Duration // since the start of the stage's solver (0: not known)
-	Stage     string        // what runs: "trws", the relaxation solver's name, "certificate", "rounding", "lns"
-	Iteration int           // iterations of the stage so far (lns: improvements)
-	Energy    float64       // best energy of the stage so far (+Inf if none)
-	Bound     float64       // best certified lower bound on the energy of the stage so far (-Inf if none)
-	SDPGap    float64       // relative gap of the relaxation (§8), NaN if none
-}
-
-// stage reports (to s.Progress, if set) that stage starts, or ends with
-// energy and bound.
-func (s *Settings) stage(stage string, iterations int, energy, bound float64) {
-	if s.Progress != nil {
-		s.Progress(Progress{Stage: stage, Iteration: iterations, Energy: energy, Bound: bound, SDPGap: math.NaN()})
-	}
-}
+// Progress is a snapshot of a running solve, for progress indicators.
+type Progress = methods.Progress
 
 // Result is the outcome of Solve. Assignment is in the model's own
 // numbering, evidence variables included. Two statuses answer two
@@ -98,39 +75,17 @@ type Result struct {
 	SDR *SDRInfo `json:"sdr,omitempty"`
 }
 
-// SDRInfo reports the evaluation protocol of the paper (spec §8).
-type SDRInfo struct {
-	PrimalObjective     float64 `json:"primal_objective"`
-	DualObjective       float64 `json:"dual_objective"`
-	Gap                 float64 `json:"sdp_gap"`
-	PrimalInfeasibility float64 `json:"primal_infeasibility"`
-	DualInfeasibility   float64 `json:"dual_infeasibility"`
-	Dimension           int     `json:"dimension"`
-	Rank                int     `json:"rank,omitempty"`
-	Restarts            int     `json:"restarts"` // restarts from the average of the iterates
-	// Complement reports that the bound is that of a dual point
-	// complementary to a rounded assignment (sdr.Problem.Complement: the
-	// one returned or a probe's), better than the iterates' own.
-	Complement bool `json:"complement"`
-}
-
-// Roundings of the SDR solvers (Settings.Rounding).
-const (
-	RoundSample    = driver.RoundSample    // argmax and randomized roundings from a factor of Xbar
-	RoundIterative = driver.RoundIterative // the paper's iterative rounding (spec §7)
-)
+// SDRInfo reports the paper's evaluation protocol of the last relaxation
+// solved.
+type SDRInfo = methods.SDRInfo
 
 // DefaultSolver is used when Settings.Solver is empty: auto, TRW-S and
-// then, unless its LP bound proves its assignment optimal, the SDR by
-// SDPAD-LR (which reaches the optimum of the dense SDPAD on the test
-// problems, solver/sdpad TestLRMatchesDense, at a fraction of its memory).
-// On the shared instances it proves six of them (GeomSurf-7 and
-// Segmentation_11 among them) optimal in under a second and otherwise
-// matches the better of TRW-S and SDPAD-LR; on pedigree9 (converted from
-// higher order: TRW-S and the large-neighbourhood search) it reached the
-// optimum 282.997 with seeds 1-6 in 60 s, without proving it
-// (BENCHMARKS.md).
-const DefaultSolver = "auto"
+// then, unless its LP bound proves its assignment optimal, the relaxation
+// (methods.Default).
+const DefaultSolver = methods.Default
+
+// Solvers returns the names of the registered methods.
+func Solvers() []string { return methods.Names() }
 
 // polishShare is the share of the time limit (what is left of it after
 // the conversion) kept for the search on the original model after the
@@ -178,7 +133,7 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if s.Solver == "" {
 		s.Solver = DefaultSolver
 	}
-	method, ok := Lookup(s.Solver)
+	method, ok := methods.Lookup(s.Solver)
 	if !ok {
 		return nil, fmt.Errorf("unknown solver %q (available: %v)", s.Solver, Solvers())
 	}
@@ -187,9 +142,9 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	runSet := s
+	run := &methods.Run{Seed: s.Seed, NoPolish: s.NoPolish, TimeLimit: s.TimeLimit, Options: s.Options, Log: s.Log, Progress: s.Progress}
 	if pre.converted && s.TimeLimit > 0 {
-		runSet.TimeLimit -= time.Duration(float64(s.TimeLimit-time.Since(start)) * polishShare)
+		run.TimeLimit -= time.Duration(float64(s.TimeLimit-time.Since(start)) * polishShare)
 	}
 	// The method ends by the time limit: its context has it as deadline
 	// (the contract of solver.WithLimit), down to certificates and searches.
@@ -198,7 +153,7 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 		mctx, cancel = context.WithDeadline(ctx, start.Add(s.TimeLimit))
 	}
 	defer cancel()
-	out, err := method.Solve(mctx, &Input{Pairwise: pre.p, Converted: pre.converted}, &runSet)
+	out, err := method.Solve(mctx, &methods.Input{Pairwise: pre.p, Converted: pre.converted}, run)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +186,7 @@ type presolved struct {
 // presolve converts factors of arity > 2 (unless s.NoConvert), maps the
 // evidence, fixes one variable of a shift-invariant model without evidence
 // (unless s.KeepSymmetry or the method solves it in its symmetric form,
-// keepsSymmetry) and builds the pairwise view.
+// methods.KeepsSymmetry) and builds the pairwise view.
 func presolve(m *model.Model, s *Settings) (*presolved, error) {
 	identity := func(x []int) []int { return x }
 	pre := &presolved{back: identity, forth: identity, converted: m.MaxArity() > 2 && !s.NoConvert}
@@ -250,7 +205,7 @@ func presolve(m *model.Model, s *Settings) (*presolved, error) {
 			fmt.Fprintf(s.Log, "higher-order factors converted: %d auxiliary variables, N %d -> %d\n", st.Aux, st.Before.N, st.After.N)
 		}
 	}
-	if !pre.converted && len(ev) == 0 && !s.KeepSymmetry && !keepsSymmetry(s.Solver, m) {
+	if !pre.converted && len(ev) == 0 && !s.KeepSymmetry && !methods.KeepsSymmetry(s.Solver, m) {
 		if v := m.SymmetryBreak(); v >= 0 {
 			ev = model.Evidence{{Var: v, Value: 0}}
 			if s.Log != nil {

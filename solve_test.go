@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/methods"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/solver"
 )
@@ -107,7 +108,7 @@ func TestIterativeRounding(t *testing.T) {
 		}
 		for _, polish := range []bool{true, false} {
 			for _, name := range []string{"sdpad", "sdpad-lr"} {
-				res, err := Solve(context.Background(), m, Settings{Solver: name, Rounding: RoundIterative, NoPolish: !polish})
+				res, err := Solve(context.Background(), m, Settings{Solver: name, Options: methods.SDPADOptions{RelaxOptions: methods.RelaxOptions{Rounding: methods.RoundIterative}}, NoPolish: !polish})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -121,7 +122,7 @@ func TestIterativeRounding(t *testing.T) {
 			}
 		}
 	}
-	if _, err := Solve(context.Background(), randmodel.New(r, randmodel.Options{Vars: 2, MaxCard: 2, Factors: 1, MaxArity: 2}), Settings{Solver: "sdpad", Rounding: "bogus"}); err == nil {
+	if _, err := Solve(context.Background(), randmodel.New(r, randmodel.Options{Vars: 2, MaxCard: 2, Factors: 1, MaxArity: 2}), Settings{Solver: "sdpad", Options: methods.SDPADOptions{RelaxOptions: methods.RelaxOptions{Rounding: "bogus"}}}); err == nil {
 		t.Fatal("unknown rounding accepted")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/methods"
 	"github.com/sdrmap/sdrmap/solver"
 )
 
@@ -54,7 +55,7 @@ func TestAnswer(t *testing.T) {
 	if res.Termination != Converged || res.Answer != Feasible {
 		t.Fatalf("icm: %v, %v", res.Termination, res.Answer)
 	}
-	res, err = Solve(ctx, m, Settings{Solver: "sdpad", MaxIter: 50, Tol: 1e-12, NoProbe: true})
+	res, err = Solve(ctx, m, Settings{Solver: "sdpad", Options: methods.SDPADOptions{RelaxOptions: methods.RelaxOptions{MaxIter: 50, Tol: 1e-12, NoProbe: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/sdrmap/sdrmap/bench/peers"
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/higherorder"
+	"github.com/sdrmap/sdrmap/methods"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/sdr"
 )
@@ -46,7 +47,7 @@ const MaxTrace = 200
 // IsSDP reports whether the solver solves the relaxation (Table 3): the
 // external SDP solvers and sdrmap's relaxation methods (Method.Relaxation).
 func IsSDP(solver string) bool {
-	if m, ok := sdrmap.Lookup(solver); ok {
+	if m, ok := methods.Lookup(solver); ok {
 		return m.Relaxation()
 	}
 	return !IsMAP(solver)

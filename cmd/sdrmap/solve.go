@@ -12,6 +12,7 @@ import (
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/internal/jsonfloat"
 	"github.com/sdrmap/sdrmap/internal/solvecmd"
+	"github.com/sdrmap/sdrmap/methods"
 	"github.com/sdrmap/sdrmap/solver"
 )
 
@@ -181,7 +182,7 @@ all).`,
 // solverHelp lists the registered methods with their descriptions.
 func solverHelp() string {
 	var b strings.Builder
-	for _, m := range sdrmap.Methods() {
+	for _, m := range methods.All() {
 		for k, line := range strings.Split(m.Description(), "\n") {
 			name := ""
 			if k == 0 {

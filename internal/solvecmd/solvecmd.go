@@ -20,6 +20,7 @@ import (
 	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/format/opengm"
 	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/methods"
 	"github.com/sdrmap/sdrmap/model"
 )
 
@@ -91,10 +92,10 @@ type Flags struct {
 func (fl *Flags) Register(f *pflag.FlagSet) {
 	f.StringVar(&fl.Solver, "solver", sdrmap.DefaultSolver, "solver: "+strings.Join(sdrmap.Solvers(), ", "))
 	f.Var((*seconds)(&fl.TimeLimit), "time-limit", "stop after this time, in seconds (2.5) or as a Go duration (1m30s), with the best assignment so far; the run ends within about 1 s of it (0: none)")
-	f.Uint64Var(&fl.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
+	f.Uint64Var(&fl.Seed, "seed", 0, "seed of the randomized steps (runs are deterministic per seed)")
 	f.BoolVar(&fl.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
 	f.BoolVar(&fl.KeepSymmetry, "keep-symmetry", false, "solve a shift-invariant model as it is instead of fixing one variable to state 0 (cyclic, and auto on such a model, always do)")
-	f.StringVar(&fl.Rounding, "rounding", sdrmap.RoundSample, "sdpad, sdpad-lr, factor: sample (argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
+	f.StringVar(&fl.Rounding, "rounding", "", "sdpad, sdpad-lr, factor: sample (the default: argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
 	f.BoolVar(&fl.NoPolish, "no-polish", false, "keep the solvers' assignments as they are: no ICM, tree-block moves or large-neighbourhood search after sdpad, sdpad-lr, factor, cyclic, trws, a conversion or a repair")
 	f.IntVar(&fl.Rank, "rank", 0, "sdpad-lr, factor: initial rank of Xbar = Y Y^T (0: 4; factor 8); cyclic: rank of every block's factor (0: 4)")
 	f.IntVar(&fl.MaxRank, "max-rank", 0, "sdpad-lr, factor, cyclic: largest rank (0: 32; factor and cyclic 64)")
@@ -103,7 +104,7 @@ func (fl *Flags) Register(f *pflag.FlagSet) {
 	f.BoolVar(&fl.NoProbe, "no-probe", false, "sdpad, sdpad-lr, factor: solve the relaxation to --tol even when a probe (rounding and a certificate: every 20 iterations, factor every outer iteration) has proven an assignment optimal")
 	f.Float64Var(&fl.Tol, "tol", 0, "sdpad, sdpad-lr, factor, cyclic: relative tolerance on the SDR gap and infeasibility (0: 1e-4; cyclic 1e-6)")
 	f.IntVar(&fl.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
-	f.Float64Var(&fl.MaxStates, "max-states", 1e9, "exact: refuse models with more joint states")
+	f.Float64Var(&fl.MaxStates, "max-states", 0, "exact: refuse models with more joint states (0: 1e9)")
 }
 
 // Settings checks the flags and returns the solver settings they give
@@ -114,8 +115,8 @@ func (fl *Flags) Settings() (sdrmap.Settings, error) {
 	switch {
 	case !slices.Contains(sdrmap.Solvers(), fl.Solver):
 		return s, fmt.Errorf("unknown solver %q (available: %s)", fl.Solver, strings.Join(sdrmap.Solvers(), ", "))
-	case fl.Rounding != sdrmap.RoundSample && fl.Rounding != sdrmap.RoundIterative:
-		return s, fmt.Errorf("--rounding must be %s or %s", sdrmap.RoundSample, sdrmap.RoundIterative)
+	case fl.Rounding != "" && fl.Rounding != methods.RoundSample && fl.Rounding != methods.RoundIterative:
+		return s, fmt.Errorf("--rounding must be %s or %s", methods.RoundSample, methods.RoundIterative)
 	case fl.Rank < 0 || fl.MaxRank < 0 || (fl.Rank > 0 && fl.MaxRank > 0 && fl.Rank > fl.MaxRank):
 		return s, fmt.Errorf("need 0 <= --rank <= --max-rank")
 	case !(fl.TimeLimit >= 0) || fl.TimeLimit > maxSeconds:
@@ -124,15 +125,37 @@ func (fl *Flags) Settings() (sdrmap.Settings, error) {
 		return s, fmt.Errorf("--tol %v: need a finite tolerance >= 0 (0: the default 1e-4)", fl.Tol)
 	case fl.MaxIter < 0:
 		return s, fmt.Errorf("--max-iter %d: need an iteration limit >= 0 (0: the solver's default)", fl.MaxIter)
-	case !(fl.MaxStates >= 1):
-		return s, fmt.Errorf("--max-states %v: need a number of joint states >= 1", fl.MaxStates)
+	case fl.MaxStates != 0 && !(fl.MaxStates >= 1):
+		return s, fmt.Errorf("--max-states %v: need a number of joint states >= 1 (0: the default 1e9)", fl.MaxStates)
 	}
 	return sdrmap.Settings{
 		Solver: fl.Solver, TimeLimit: time.Duration(fl.TimeLimit * float64(time.Second)), Seed: fl.Seed,
-		Tol: fl.Tol, MaxIter: fl.MaxIter, Rank: fl.Rank, MaxRank: fl.MaxRank,
-		NoRestart: fl.NoRestart, NoAccel: fl.NoAccel, NoProbe: fl.NoProbe, Rounding: fl.Rounding, NoPolish: fl.NoPolish,
-		MaxStates: fl.MaxStates, NoConvert: fl.NoConvert, KeepSymmetry: fl.KeepSymmetry,
+		NoPolish: fl.NoPolish, NoConvert: fl.NoConvert, KeepSymmetry: fl.KeepSymmetry, Options: fl.options(),
 	}, nil
+}
+
+// options returns the options of the method fl.Solver from the flags that
+// concern it (nil for a method registered elsewhere: its defaults).
+func (fl *Flags) options() any {
+	ro := methods.RelaxOptions{Tol: fl.Tol, MaxIter: fl.MaxIter, Rank: fl.Rank, MaxRank: fl.MaxRank, Rounding: fl.Rounding, NoProbe: fl.NoProbe}
+	so := methods.SDPADOptions{RelaxOptions: ro, NoRestart: fl.NoRestart, NoAccel: fl.NoAccel}
+	switch fl.Solver {
+	case "exact":
+		return methods.ExactOptions{MaxStates: fl.MaxStates}
+	case "icm":
+		return methods.ICMOptions{MaxSweeps: fl.MaxIter}
+	case "trws":
+		return methods.TRWSOptions{MaxIter: fl.MaxIter}
+	case "ipm-nc":
+		return methods.IPMNCOptions{MaxIter: fl.MaxIter, Tol: fl.Tol}
+	case "sdpad", "sdpad-lr":
+		return so
+	case "factor", "cyclic":
+		return ro
+	case "auto":
+		return methods.AutoOptions{TRWS: methods.TRWSOptions{MaxIter: fl.MaxIter}, Relax: so}
+	}
+	return nil
 }
 
 // maxSeconds is the longest time a time.Duration holds, in seconds.

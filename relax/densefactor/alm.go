@@ -306,7 +306,7 @@ const precondShift = 0.1
 // multipliers after update, at V: E3 and E4 from lam, z = mu, E1 and E2
 // zero and E0 fixed by the first column of M V (the slack S = C + A*(y) -
 // P*(z) then annihilates V's first column on the minimal face at a
-// stationary point; as solver/factor's dual).
+// stationary point; as relax/factor's dual).
 func (a *alm) dual(v *mat.Dense) (y, z []float64) {
 	p, n := a.prob, a.n
 	v0 := make([]float64, n)

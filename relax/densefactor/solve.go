@@ -18,11 +18,15 @@ import (
 	"github.com/sdrmap/sdrmap/solver"
 )
 
-// Penalty schedule (as solver/factor's): sigma grows by sigmaGrowth when a
-// converged inner solve reduced the largest violation by less than
-// sigmaProgress, and falls by it (not below Sigma0) when the primal
-// infeasibility is within the tolerance and below sigmaBalance times the
-// dual one.
+// Penalty schedule (residual balancing, as in SCS and OSQP): at a
+// certified iteration sigma grows by sigmaGrowth when the primal
+// infeasibility is above sigmaBalance times the dual one (by its square
+// above sigmaBalance squared times), and falls by it (not below SigmaMin)
+// when the primal infeasibility is within the tolerance and the dual one
+// above sigmaBalance times it; at others it grows when a converged inner
+// solve reduced the largest violation by less than sigmaProgress (as
+// relax/factor's). The fall waits for the primal side: while the rank is
+// too low, dinf stays large whatever sigma.
 const (
 	sigmaGrowth   = 2
 	sigmaProgress = 0.25
@@ -70,6 +74,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	res := &Result{Status: solver.Unsolved, SDRBound: math.Inf(-1), EnergyBound: math.Inf(-1)}
 	ax, px := make([]float64, prob.Y.Len), make([]float64, prob.NumZ)
 	innerTol, prevViol := 1e-1, math.Inf(1)
+	rankSince := 0 // the iteration of the last rank change
 	proven := false
 	if s.Verbose != nil {
 		fmt.Fprintf(s.Verbose, "dense factor ALM: N = %d, n = %d, %d nonnegative products, rank %d, tol %.0e; objective and bound are energies, gap and dinf at the shifted dual point\n",
@@ -142,7 +147,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		}
 		grow := 0
 		primalDone := converged && res.PrimalInfeasibility <= 10*s.Tol || res.PrimalInfeasibility <= s.Tol
-		if primalDone && err == nil && res.Rank < s.MaxRank && fullRank(v) {
+		if (primalDone || k-rankSince >= rankPatience) && err == nil && res.Rank < s.MaxRank && fullRank(v) {
 			for _, l := range vals {
 				if l < -s.Tol*a.scale {
 					grow++
@@ -155,7 +160,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			a.sigma = min(a.sigma*sigmaGrowth*sigmaGrowth, s.SigmaMax)
 		case err == nil && res.PrimalInfeasibility > sigmaBalance*dinf0:
 			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
-		case err == nil && dinf0 > sigmaBalance*res.PrimalInfeasibility:
+		case err == nil && res.PrimalInfeasibility <= s.Tol && dinf0 > sigmaBalance*res.PrimalInfeasibility:
 			a.sigma = max(a.sigma/sigmaGrowth, s.SigmaMin)
 		case err != nil && converged && viol > sigmaProgress*prevViol:
 			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
@@ -172,7 +177,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		}
 		if dirs != nil {
 			in = newInner(a, widen(prob, v, dirs, dirs.RawMatrix().Cols), s.Memory)
-			prevViol = math.Inf(1)
+			prevViol, rankSince = math.Inf(1), k
 		} else {
 			in.F = in.fn.Eval(in.X, in.G)
 		}
@@ -316,6 +321,13 @@ func (cf *certifier) vectors(k int) *mat.Dense {
 	cf.face.Lift(lifted, vecs)
 	return lifted
 }
+
+// The rank grows when the certificate finds negative curvature at a
+// factor of full rank once the primal side has converged, or
+// rankPatience iterations after the last change without that (with the
+// penalty balanced against a dual infeasibility that a low rank keeps
+// large, the primal side may never converge there).
+const rankPatience = 20
 
 // rankGap is the ratio of the smallest to the largest eigenvalue of V^T V
 // below which V counts as rank deficient.
