@@ -54,7 +54,7 @@ type Settings struct {
 // DefaultSettings returns the settings used by sdrmap.
 func DefaultSettings() Settings {
 	return Settings{
-		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 1000, InnerIter: 50,
+		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 1000, InnerIter: 25,
 		Sigma0: 10, SigmaMin: 0.1, SigmaMax: 1e7, Memory: 10,
 		CertifyRank: 16, CertifyTol: 1e-6, CertifyMaxIter: 100,
 		ProbeEvery: 1, ProbeTol: 0.1,
