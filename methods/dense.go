@@ -15,7 +15,7 @@ func init() {
 	Register(RelaxMethod[RelaxOptions]("factor-dense", `the same relaxation solved on a factor Xbar = V V^T of high rank
 by an augmented Lagrangian with dense kernels (relax/densefactor:
 V V^T and the gradient M V by BLAS-3 on the whole matrix, for
-dense models such as complete graphs; rank --rank, 0: N/3,
+dense models such as complete graphs; rank --rank, 0: N/3 up to 320,
 growing up to --max-rank, 0: N, along negative curvature of the
 certificate; L-BFGS preconditioned by the Lagrangian's Hessian
 diagonal; penalty balanced against the dual infeasibility;

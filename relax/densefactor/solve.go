@@ -43,9 +43,13 @@ const (
 
 var errNotCertified = errors.New("densefactor: not certified at this iteration")
 
-// InitialRank is the default initial rank for a problem of order n:
-// about a third of n, at least 16 (and at most n).
-func InitialRank(n int) int { return min(n, max(16, n/3)) }
+// InitialRank is the default initial rank for a problem of order n: a
+// third of n, at least 16 and at most maxInitialRank (and at most n).
+func InitialRank(n int) int { return min(n, max(16, min(n/3, maxInitialRank))) }
+
+// maxInitialRank caps the default initial rank: a pass costs 3 N^2 r
+// flops.
+const maxInitialRank = 320
 
 // Solve solves the SDR of prob by the augmented Lagrangian on a dense
 // factor (see the package doc). It returns an error only for invalid
