@@ -131,7 +131,7 @@ func solveAuto(ctx context.Context, in *Input, run *Run) (*Outcome, error) {
 		return nil, fmt.Errorf("auto: method %s not registered", name)
 	}
 	rest.Options = o.Relax
-	if name == "factor" || name == "cyclic" {
+	if name == "factor" || name == "factor-dense" || name == "cyclic" {
 		rest.Options = o.Relax.RelaxOptions
 	}
 	out, err := sdp.Solve(ctx, in, &rest)
