@@ -9,7 +9,6 @@ import (
 	"github.com/sdrmap/sdrmap/internal/randmodel"
 	"github.com/sdrmap/sdrmap/methods"
 	"github.com/sdrmap/sdrmap/model"
-	"github.com/sdrmap/sdrmap/solver"
 )
 
 // TestSolveHigherOrder runs the pipeline with the exact solver on random
@@ -30,13 +29,13 @@ func TestSolveHigherOrder(t *testing.T) {
 			t.Fatalf("trial %d: %v (optimum %v)", trial, err, want)
 		}
 		if math.IsInf(want, 1) {
-			if res.Status != solver.Infeasible {
-				t.Fatalf("trial %d: infeasible model, status %v", trial, res.Status)
+			if res.Termination != Infeasible || res.Answer != InfeasibleModel {
+				t.Fatalf("trial %d: infeasible model, %v, %v", trial, res.Termination, res.Answer)
 			}
 			continue
 		}
-		if res.Status != solver.Solved || math.Abs(res.Energy-want) > 1e-9*(1+math.Abs(want)) || res.Gap > 1e-9*(1+math.Abs(want)) {
-			t.Fatalf("trial %d: status %v energy %v gap %v, optimum %v", trial, res.Status, res.Energy, res.Gap, want)
+		if res.Termination != Converged || res.Answer != Optimal || math.Abs(res.Energy-want) > 1e-9*(1+math.Abs(want)) || res.Gap > 1e-9*(1+math.Abs(want)) {
+			t.Fatalf("trial %d: %v, %v, energy %v gap %v, optimum %v", trial, res.Termination, res.Answer, res.Energy, res.Gap, want)
 		}
 		for v, c := range clamp {
 			if c >= 0 && res.Assignment[v] != c {

@@ -92,9 +92,9 @@ func TestSolveComplement(t *testing.T) {
 				t.Fatal(err)
 			}
 			if res.Energy != want || !solver.Proven(res.Energy, res.Bound) || res.SDR == nil || !res.SDR.Complement ||
-				res.Status != solver.Solved || probe && res.Iterations > 200 {
+				res.Termination != Converged || probe && res.Iterations > 200 {
 				t.Fatalf("%s, probe %v: %v after %d iterations, energy %v (planted %v), bound %v, SDR figures %+v",
-					name, probe, res.Status, res.Iterations, res.Energy, want, res.Bound, res.SDR)
+					name, probe, res.Termination, res.Iterations, res.Energy, want, res.Bound, res.SDR)
 			}
 			t.Logf("%s, probe %v: %d iterations, gap %.2g", name, probe, res.Iterations, res.Gap)
 		}

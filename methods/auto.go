@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/solver"
@@ -81,7 +80,7 @@ func KeepsSymmetry(name string, m *model.Model) bool {
 	return false
 }
 
-// solveAuto runs TRW-S (for at most autoLPShare of the time limit), then,
+// solveAuto runs TRW-S (for at most autoLPShare of the time left), then,
 // unless its LP bound proves its assignment optimal or the model was
 // converted from higher order, the relaxation method of autoRelaxation
 // with the time left. The better assignment and the larger of the two
@@ -95,11 +94,11 @@ func solveAuto(ctx context.Context, in *Input, run *Run) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
 	lpRun := *run
 	lpRun.Options = o.TRWS
-	lpRun.TimeLimit = time.Duration(float64(run.TimeLimit) * autoLPShare)
-	lp, err := solveTRWS(ctx, in, &lpRun)
+	lpCtx, cancel := solver.Share(ctx, autoLPShare)
+	lp, err := solveTRWS(lpCtx, in, &lpRun)
+	cancel()
 	if err != nil || lp.Status == solver.Infeasible {
 		return lp, err
 	}
@@ -119,12 +118,6 @@ func solveAuto(ctx context.Context, in *Input, run *Run) (*Outcome, error) {
 		return lp, nil
 	}
 	rest := *run
-	if run.TimeLimit > 0 {
-		if rest.TimeLimit = run.TimeLimit - time.Since(start); rest.TimeLimit <= 0 {
-			lp.Status = solver.TimeLimit
-			return lp, nil
-		}
-	}
 	name := autoRelaxation(p)
 	sdp, ok := Lookup(name)
 	if !ok {

@@ -31,7 +31,7 @@ func solveExact(ctx context.Context, in *Input, run *Run) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := exact.Solve(ctx, in.Pairwise, exact.Settings{MaxStates: o.MaxStates, TimeLimit: run.TimeLimit})
+	res, err := exact.Solve(ctx, in.Pairwise, exact.Settings{MaxStates: o.MaxStates})
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func solveICM(ctx context.Context, in *Input, run *Run) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := icm.Solve(ctx, in.Pairwise, icm.Settings{MaxSweeps: o.MaxSweeps, TimeLimit: run.TimeLimit})
+	res, err := icm.Solve(ctx, in.Pairwise, icm.Settings{MaxSweeps: o.MaxSweeps})
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +67,7 @@ func solveTRWS(ctx context.Context, in *Input, run *Run) (*Outcome, error) {
 		return nil, err
 	}
 	run.stage("trws", 0, math.Inf(1), math.Inf(-1))
-	res, err := trws.Solve(ctx, in.Pairwise, trws.Settings{MaxIter: o.MaxIter, TimeLimit: run.TimeLimit})
+	res, err := trws.Solve(ctx, in.Pairwise, trws.Settings{MaxIter: o.MaxIter})
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func solveIPMNC(ctx context.Context, in *Input, run *Run) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := ipmnc.Solve(ctx, in.Pairwise, ipmnc.Settings{MaxIter: o.MaxIter, TimeLimit: run.TimeLimit, Tol: o.Tol})
+	res, err := ipmnc.Solve(ctx, in.Pairwise, ipmnc.Settings{MaxIter: o.MaxIter, Tol: o.Tol})
 	if err != nil {
 		return nil, err
 	}

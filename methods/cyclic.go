@@ -3,7 +3,6 @@ package methods
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/relax/cyclic"
@@ -33,7 +32,7 @@ func cyclicApplies(p *model.Pairwise) bool {
 }
 
 // solveCyclic runs relax/cyclic on a shift-invariant pairwise model with
-// 1 - driver.SearchShare of the time limit and, unless its best rounding
+// 1 - driver.SearchShare of the time left and, unless its best rounding
 // is proven optimal, polishes it by the SDR methods' local search
 // (local.Candidates: ICM, tree-block moves, iterated search) in the rest.
 // The SDR figures' Dimension is the lifted N of the same relaxation (its
@@ -48,7 +47,6 @@ func solveCyclic(ctx context.Context, in *Input, run *Run) (*Outcome, error) {
 		return nil, fmt.Errorf("%w; --solver cyclic needs a shift-invariant model without evidence", err)
 	}
 	set := cyclic.DefaultSettings()
-	set.TimeLimit = time.Duration(float64(run.TimeLimit) * (1 - driver.SearchShare))
 	set.Seed, set.Verbose = run.Seed, run.Log
 	if o.Tol > 0 {
 		set.Tol = o.Tol
@@ -64,14 +62,16 @@ func solveCyclic(ctx context.Context, in *Input, run *Run) (*Outcome, error) {
 	}
 	set.MaxRank = max(set.MaxRank, set.Rank)
 	set.Monitor = func(r *cyclic.Result) { run.stage("cyclic", r.Iterations, r.Energy, r.Bound) }
-	res, err := cyclic.Solve(ctx, p, set)
+	cctx, cancel := solver.Share(ctx, 1-driver.SearchShare)
+	res, err := cyclic.Solve(cctx, p, set)
+	cancel()
 	if err != nil {
 		return nil, err
 	}
 	x, e := res.Assignment, res.Energy
 	if x != nil && !solver.Proven(e, res.Bound) && ctx.Err() == nil {
 		x, e, _ = local.Candidates(ctx, in.Pairwise, [][]int{x}, res.Bound, nil,
-			local.Settings{NoPolish: run.NoPolish, Seed: run.Seed, UseBudget: run.TimeLimit > 0})
+			local.Settings{NoPolish: run.NoPolish, Seed: run.Seed})
 	}
 	if run.Log != nil {
 		fmt.Fprintf(run.Log, "cyclic: %v after %d iterations (%d L-BFGS), energy %.9g, bound %.9g, %v\n",

@@ -40,11 +40,11 @@ type Input struct {
 }
 
 // Run is what a method gets besides its input: the settings common to all
-// methods and its own options.
+// methods and its own options. The time limit is the deadline of the
+// method's context (solver.Share gives a phase part of it).
 type Run struct {
-	Seed      uint64        // seed of randomized steps
-	NoPolish  bool          // no local search on the method's assignments
-	TimeLimit time.Duration // 0: none
+	Seed     uint64 // seed of randomized steps
+	NoPolish bool   // no local search on the method's assignments
 	// Options are the method's own options, a value of its options type
 	// (ExactOptions, SDPADOptions, ...); nil means its defaults.
 	Options  any

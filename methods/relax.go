@@ -91,7 +91,7 @@ func RelaxMethod[O relaxOptions](name, description string, newSolver func(O) rel
 		}
 		ro := opts.relax()
 		o := driver.Options{
-			Settings: relax.Settings{TimeLimit: run.TimeLimit, Tol: ro.Tol, MaxIter: ro.MaxIter, Rank: ro.Rank, MaxRank: ro.MaxRank,
+			Settings: relax.Settings{Tol: ro.Tol, MaxIter: ro.MaxIter, Rank: ro.Rank, MaxRank: ro.MaxRank,
 				Seed: run.Seed, Log: run.Log},
 			Rounding: ro.Rounding, NoProbe: ro.NoProbe, NoPolish: run.NoPolish,
 		}

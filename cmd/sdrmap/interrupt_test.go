@@ -51,15 +51,15 @@ func TestInterrupt(t *testing.T) {
 			res := filepath.Join(dir, sig.String()+".MAP")
 			out, errs := runChild(t, []string{"solve", model, "--solver", "sdpad-lr", "--json", "-v", "-o", res}, "sdpad-lr: N = ", sig)
 			var o struct {
-				Status, Solver string
-				Energy, Bound  float64
-				Assignment     []int
+				Termination, Solver string
+				Energy, Bound       float64
+				Assignment          []int
 			}
 			if err := json.Unmarshal(out, &o); err != nil {
 				t.Fatalf("%v: %s\n%s", err, out, errs)
 			}
-			if o.Status != "interrupted" || math.IsInf(o.Bound, 0) || math.IsNaN(o.Bound) || o.Bound > o.Energy || len(o.Assignment) != 40000 {
-				t.Fatalf("status %q, energy %v, bound %v, %d values", o.Status, o.Energy, o.Bound, len(o.Assignment))
+			if o.Termination != "interrupted" || math.IsInf(o.Bound, 0) || math.IsNaN(o.Bound) || o.Bound > o.Energy || len(o.Assignment) != 40000 {
+				t.Fatalf("termination %q, energy %v, bound %v, %d values", o.Termination, o.Energy, o.Bound, len(o.Assignment))
 			}
 			x, err := uai.ReadResultFile(res)
 			if err != nil {

@@ -79,8 +79,8 @@ func (dn *dense) start(f *mat.Dense, x *sdr.Sym) {
 }
 
 // certify computes the eigenvalues of the dual slack compressed to the face
-// (for the certified bound, §9, and the dual infeasibility in face mode)
-// and, without face mode or when closing, of the whole slack (§8); none
+// (for the certified bound, docs/relaxation.md, Certified bound, and the dual infeasibility in face mode)
+// and, without face mode or when closing, of the whole slack (docs/relaxation.md, Protocol); none
 // after the time limit once the caller's deadline has passed (skipped).
 func (dn *dense) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.Certificate, bool, bool) {
 	if mode == certHurry && dn.hurry != nil && dn.hurry() {

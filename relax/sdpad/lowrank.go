@@ -30,7 +30,7 @@ const (
 	minEigenTol         = 1e-12
 )
 
-// SolveLR runs SDPAD-LR, the paper's Algorithm 2 (spec §6): the iteration
+// SolveLR runs SDPAD-LR, the paper's Algorithm 2 (docs/relaxation.md, SDPAD-LR): the iteration
 // of Solve with Xbar = Y Y^T, Y of N x r, and the projection replaced by the
 // top-r eigenpairs of V = Y Y^T - S'/mu, found by LOBPCG (package eigen) on
 // the implicit operator and warm-started from the previous iteration's
@@ -44,7 +44,7 @@ const (
 // longer bounds the dual infeasibility: the protocol stop always uses a
 // certificate, whose dual infeasibility comes from the CertifyRank smallest
 // eigenvalues of the (compressed) dual slack and is an upper estimate when
-// they are all negative (sdr.CertifyPartial). The certified bound (§9)
+// they are all negative (sdr.CertifyPartial). The certified bound (docs/relaxation.md, Certified bound)
 // rests on the smallest Ritz value less its residual: rigorous for the
 // eigenvalue it approximates, and a bound on lambda_min unless LOBPCG
 // missed a smaller eigenvalue from its random start (see eigen.LowerBound).
@@ -53,9 +53,7 @@ func SolveLR(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error
 		return nil, err
 	}
 	lr := newLowRank(prob, &s)
-	lr.hurry = func() bool { return solver.StopStatus(ctx) == solver.TimeLimit }
-	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
-	defer cancel()
+	lr.hurry = func() bool { return solver.Late(ctx) }
 	lr.stop = solver.Done(ctx)
 	st := newState(prob, s, lr)
 	return st.run(ctx, "sdpad-lr"), nil
@@ -166,8 +164,8 @@ func (lr *lowRank) project(slack *sdr.Sym, mu, acc float64, x *sdr.Sym) (float64
 		lr.resize(min(2*lr.r, s.MaxRank, lr.d))
 	}
 	// No guard vectors (Guard < 0): with the default guard this
-	// warm-started, inexact solve took 1.5x the CPU time on the 10 x 10
-	// grid (21.2 s against 13.8 s, 2,780 against 2,107 iterations).
+	// warm-started, inexact solve cost more time and iterations
+	// (bench/results/2026-11-22/NOTES.md, "SDP solvers on a 10 x 10 Potts grid").
 	op := eigen.Func{N: lr.d, F: lr.applyV}
 	res, err := eigen.Largest(op, lr.r, lr.warm, eigen.Settings{Tol: min(s.EigenTol, max(acc, minEigenTol)), MaxIter: s.EigenMaxIter, NoVerify: true, Seed: uint64(lr.k), Guard: -1, Stop: lr.stop})
 	// ErrNotConverged leaves an inexact projection, which later iterations refine.

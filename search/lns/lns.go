@@ -44,8 +44,8 @@
 //
 // sdrmap.Solve runs it on the original model after a conversion from higher
 // order or a feasibility repair. Its defaults were tuned on tb2_pedigree9
-// alone (TestMeasure, LNS_MEASURE=1), where it reached the optimum 282.997
-// in 8 of 9 seeds within 60 s on one core. A block search checks the time
+// alone (TestMeasure, LNS_MEASURE=1; bench/results/2026-11-23/NOTES.md).
+// A block search checks the time
 // limit every stopEvery+1 nodes: one search on a dense model can take
 // seconds.
 package lns
@@ -53,7 +53,6 @@ package lns
 import (
 	"context"
 	"math"
-	"time"
 
 	"github.com/sdrmap/sdrmap/model"
 )
@@ -90,8 +89,6 @@ type Settings struct {
 	// together) without improving x; 0 means 2n+1000 (n: number of
 	// variables), a negative value means no limit.
 	MaxStall int
-	// TimeLimit stops the search; 0 means none.
-	TimeLimit time.Duration
 	// Population is the number of searches run side by side and recombined;
 	// 0 means DefaultPopulation.
 	Population int
@@ -106,16 +103,12 @@ type Settings struct {
 // m's numbering, of finite energy, and is changed in place; a variable v with
 // clamp[v] >= 0 is never changed (clamp nil: none). It returns m.Energy(x),
 // never above the energy of the input; an input of infinite energy is
-// returned unchanged. It stops when ctx is done, at the time limit, or after
-// Settings.MaxStall moves without improvement.
+// returned unchanged. It stops when ctx is done (its deadline is the time
+// limit) or after Settings.MaxStall moves without improvement.
 func Improve(ctx context.Context, m *model.Model, x []int, clamp []int, s Settings) float64 {
 	e0 := m.Energy(x)
 	if math.IsInf(e0, 1) || ctx.Err() != nil {
 		return e0
-	}
-	var deadline time.Time
-	if s.TimeLimit > 0 {
-		deadline = time.Now().Add(s.TimeLimit)
 	}
 	maxStall := s.MaxStall
 	if maxStall == 0 {
@@ -126,7 +119,7 @@ func Improve(ctx context.Context, m *model.Model, x []int, clamp []int, s Settin
 		pop = DefaultPopulation
 	}
 	stop := func() bool {
-		return ctx.Err() != nil || !deadline.IsZero() && time.Now().After(deadline)
+		return ctx.Err() != nil
 	}
 	x0 := append([]int(nil), x...)
 	elite := newBlocker(m, x, clamp, s, 0, nil) // recombines into x
