@@ -359,18 +359,19 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestTimeLimit: the run ends at its time limit, within a second, with
-// status TimeLimit and a factor.
+// TestTimeLimit: the run ends at ctx's deadline, within a second, with
+// status OutOfTime and a factor.
 func TestTimeLimit(t *testing.T) {
 	p := build(t, gen.Dense(60, 10, 1, 0, 6))
-	s := DefaultSettings()
-	s.TimeLimit = 300 * time.Millisecond
+	const limit = 300 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
 	t0 := time.Now()
-	res, err := Solve(context.Background(), p, s)
+	res, err := Solve(ctx, p, DefaultSettings())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(t0); res.Status != solver.TimeLimit || took > s.TimeLimit+time.Second || res.Factor == nil {
+	if took := time.Since(t0); res.Status != solver.OutOfTime || took > limit+time.Second || res.Factor == nil {
 		t.Fatalf("status %v after %v", res.Status, took)
 	}
 }

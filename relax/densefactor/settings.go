@@ -13,12 +13,11 @@ import (
 
 // Settings controls Solve. Start from DefaultSettings.
 type Settings struct {
-	Tol       float64       // stop when the gap and both infeasibilities of §8 are at most Tol
-	TolLoose  float64       // at MaxIter or a limit, status SolvedInaccurate when they are at most TolLoose
-	MaxIter   int           // outer iterations (multiplier updates)
-	InnerIter int           // L-BFGS iterations per outer iteration, at most
-	TimeLimit time.Duration // 0: none
-	Seed      uint64        // seed of the initial factor and of the eigensolver
+	Tol       float64 // stop when the gap and both infeasibilities of §8 are at most Tol
+	TolLoose  float64 // at MaxIter or a limit, status SolvedInaccurate when they are at most TolLoose
+	MaxIter   int     // outer iterations (multiplier updates)
+	InnerIter int     // L-BFGS iterations per outer iteration, at most
+	Seed      uint64  // seed of the initial factor and of the eigensolver
 
 	// Rank is the initial number of columns of V (0: chosen by the order
 	// N, InitialRank); it grows by the certificate's directions of

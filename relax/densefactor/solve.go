@@ -53,16 +53,14 @@ const maxInitialRank = 320
 
 // Solve solves the SDR of prob by the augmented Lagrangian on a dense
 // factor (see the package doc). It returns an error only for invalid
-// settings; cancelling ctx stops the run with status Interrupted, the time
-// limit or ctx's deadline with TimeLimit, with the last factor and the
+// settings; cancelling ctx stops the run with status Interrupted, ctx's
+// deadline (the time limit) with OutOfTime, with the last factor and the
 // best bound so far.
 func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
-	defer cancel()
 	stop := solver.Done(ctx)
 	n := prob.N()
 	if s.MaxRank == 0 {
