@@ -47,6 +47,9 @@ type Record struct {
 	sdrmap.Record
 	Seed  uint64 `json:"seed"`
 	Error string `json:"error,omitempty"`
+	// Notes: for toulbar2 files, the bound rounded up to the costs'
+	// precision, a total cost at the file's bound (solvecmd.Input.Finish).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Outcome is what the solving ParDo passes to the writing one.
