@@ -13,7 +13,7 @@ func init() {
 	Register(New("auto", `trws, then the relaxation with the time left (cyclic on
 shift-invariant models such as ORIENT, their symmetry kept;
 factor on models with at most 3 edges per variable, such as
-grids; on denser ones sdpad up to N = 1000, factor-dense up to
+grids; on denser ones sdpad up to N = 2000, factor-dense up to
 N = 6000, sdpad-lr beyond)
 unless the LP bound already proves the trws assignment optimal or
 the model was converted from higher order (below); the better
@@ -31,9 +31,11 @@ const autoLPShare = 0.2
 // keeps the symmetry, KeepsSymmetry); the factor ALM on sparse models (at
 // most sparseEdges edges per variable: grids), where it converges and
 // SDPAD-LR does not; on denser ones, where the factor ALM does not
-// converge, the dense SDPAD up to denseN, the dense factor ALM up to
-// denseFactorN (SDPAD-LR does not converge there: BENCHMARKS.md, "Dense
-// models: the dense factor ALM") and SDPAD-LR beyond.
+// converge, the dense SDPAD up to denseN (at N = 1001 its bound was the
+// tighter of the two after the same time), the dense factor ALM up to
+// denseFactorN (SDPAD-LR does not converge there, and SDPAD's
+// eigendecompositions take seconds each: BENCHMARKS.md, "Dense models:
+// the dense factor ALM") and SDPAD-LR beyond.
 func autoRelaxation(p *model.Pairwise) string {
 	if cyclicApplies(p) {
 		return "cyclic"
@@ -59,7 +61,7 @@ func autoRelaxation(p *model.Pairwise) string {
 // (one eigendecomposition of order N an iteration).
 const (
 	sparseEdges = 3
-	denseN      = 1000
+	denseN      = 2000
 )
 
 // KeepsSymmetry reports whether the method named name solves the

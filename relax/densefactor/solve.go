@@ -77,7 +77,6 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	ax, px := make([]float64, prob.Y.Len), make([]float64, prob.NumZ)
 	innerTol, prevViol := 1e-1, math.Inf(1)
 	rankSince := 0 // the iteration of the last rank change
-	proven := false
 	if s.Verbose != nil {
 		fmt.Fprintf(s.Verbose, "dense factor ALM: N = %d, n = %d, %d nonnegative products, rank %d, tol %.0e; objective and bound are energies, gap and dinf at the shifted dual point\n",
 			n, prob.NumVars(), prob.NumZ, v.RawMatrix().Cols, s.Tol)
@@ -132,7 +131,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			res.Status = solver.Solved
 		case s.Probe != nil && k%s.ProbeEvery == 0 && gap0 <= s.ProbeTol && res.PrimalInfeasibility <= s.ProbeTol:
 			res.Marginals = prob.Marginals(column0(v))
-			if proven = s.Probe(res); proven {
+			if s.Probe(res) {
 				res.Status = solver.Solved
 			}
 		}
@@ -149,7 +148,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		}
 		grow := 0
 		primalDone := converged && res.PrimalInfeasibility <= 10*s.Tol || res.PrimalInfeasibility <= s.Tol
-		if (primalDone || k-rankSince >= rankPatience) && err == nil && res.Rank < s.MaxRank && fullRank(v) {
+		if (primalDone || k-rankSince >= rankPatience) && err == nil && res.Rank < s.MaxRank && numRank(v) == res.Rank {
 			for _, l := range vals {
 				if l < -s.Tol*a.scale {
 					grow++
@@ -335,22 +334,10 @@ const rankPatience = 20
 // below which V counts as rank deficient.
 const rankGap = 1e-3
 
-// fullRank reports whether V has numerically full column rank (a rank
-// deficient minimizer with negative curvature in the certificate means
-// unconverged multipliers, not a rank too small).
-func fullRank(v *mat.Dense) bool {
-	var g mat.SymDense
-	g.SymOuterK(1, v.T())
-	var eig mat.EigenSym
-	if !eig.Factorize(&g, false) {
-		return false
-	}
-	ev := eig.Values(nil)
-	return ev[0] > rankGap*ev[len(ev)-1]
-}
-
-// numRank is the number of singular values of V above rankGap times the
-// largest.
+// numRank is the number of eigenvalues of V^T V above rankGap times the
+// largest: V's numerical rank. A rank deficient minimizer with negative
+// curvature in the certificate means unconverged multipliers, not a rank
+// too small.
 func numRank(v *mat.Dense) int {
 	var g mat.SymDense
 	g.SymOuterK(1, v.T())
@@ -361,7 +348,7 @@ func numRank(v *mat.Dense) int {
 	ev := eig.Values(nil)
 	k := 0
 	for _, l := range ev {
-		if l > rankGap*rankGap*ev[len(ev)-1] {
+		if l > rankGap*ev[len(ev)-1] {
 			k++
 		}
 	}
