@@ -53,7 +53,7 @@ func SolveLR(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error
 		return nil, err
 	}
 	lr := newLowRank(prob, &s)
-	lr.hurry = func() bool { return solver.Late(ctx) }
+	lr.hurry = func() bool { return solver.StopStatus(ctx) == solver.OutOfTime }
 	lr.stop = solver.Done(ctx)
 	st := newState(prob, s, lr)
 	return st.run(ctx, "sdpad-lr"), nil
@@ -85,7 +85,7 @@ type lowRank struct {
 	cols    int
 	cnt     int         // their number
 	stop    func() bool // the run's deadline or interrupt: ends eigensolves early (nil: never)
-	hurry   func() bool // the caller's deadline has passed: ends the hurried closing certificate (nil: never)
+	hurry   func() bool // ctx's deadline (the time limit) has passed: ends the hurried closing certificate (nil: never)
 }
 
 func newLowRank(prob *sdr.Problem, s *Settings) *lowRank {

@@ -35,7 +35,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		s.Mu0 = max(s.MuMin, DenseMuShare*ratioMu(prob, 0))
 	}
 	dn := newDense(prob, s.Face, s.StepLength)
-	dn.hurry = func() bool { return solver.Late(ctx) }
+	dn.hurry = func() bool { return solver.StopStatus(ctx) == solver.OutOfTime }
 	st := newState(prob, s, dn)
 	st.gamma = s.StepLength
 	st.residualBound = true
