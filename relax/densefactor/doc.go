@@ -2,9 +2,9 @@
 // dense models (complete or nearly complete graphs) by an augmented
 // Lagrangian on a factor Xbar = V V^T of high rank, with every pass over
 // the constraints done on whole N x N matrices by BLAS-3: the method of
-// relax/factor (docs/relaxation.md, "The factor form") with the kernels
-// and the schedule of a dense model, where the pattern is the whole matrix
-// and the optimum's rank is a sizeable fraction of N.
+// relax/factor (docs/relaxation.md, "Factor form" and "Factor ALM") with
+// the kernels and the schedule of a dense model, where the pattern is the
+// whole matrix and the optimum's rank is a sizeable fraction of N.
 //
 // # The iteration
 //
@@ -31,7 +31,7 @@
 // The multipliers are a dual point (y, z) (E0 from the first column of M
 // V, as relax/factor's), and every outer iteration up to a face of order
 // denseCertify is certified from all the eigenvalues of the compressed
-// slack U^T S U (sdr.Face, sdr.Problem.CertifyEigen): the §9 bound and the
+// slack U^T S U (sdr.Face, sdr.Problem.CertifyEigen): the certified bound (docs/relaxation.md, "Certified bound") and the
 // exact dual infeasibility, no tail of uncomputed eigenvalues to bound.
 // Beyond it, Lanczos on the same dense matrix gives the smallest few
 // (certify.Partial). The protocol is measured at the shift of y that

@@ -13,7 +13,7 @@ import (
 
 // Settings controls Solve. Start from DefaultSettings.
 type Settings struct {
-	Tol       float64 // stop when the gap and both infeasibilities of §8 are at most Tol
+	Tol       float64 // stop when the gap and both infeasibilities of the protocol (docs/relaxation.md, "Protocol") are at most Tol
 	TolLoose  float64 // at MaxIter or a limit, status SolvedInaccurate when they are at most TolLoose
 	MaxIter   int     // outer iterations (multiplier updates)
 	InnerIter int     // L-BFGS iterations per outer iteration, at most
@@ -90,9 +90,9 @@ type Iterate struct {
 	K                   int
 	Inner               int     // L-BFGS iterations so far
 	PrimalObjective     float64 // <C, V V^T>
-	Gap                 float64 // §8, at the shifted dual point (Result.Shift)
-	PrimalInfeasibility float64 // §8
-	DualInfeasibility   float64 // §8 on the face, at the shifted dual point (NaN: not certified)
+	Gap                 float64 // the protocol's, at the shifted dual point (Result.Shift)
+	PrimalInfeasibility float64 // the protocol's
+	DualInfeasibility   float64 // the protocol's, on the face, at the shifted dual point (NaN: not certified)
 	Bound               float64 // best certified lower bound on min <C,Xbar> so far
 	Rank                int
 	Sigma               float64
@@ -122,7 +122,7 @@ type Result struct {
 	Evaluations int // evaluations of L and its gradient
 	Time        time.Duration
 
-	// SDRBound is the best certified lower bound (§9) on min <C,Xbar>;
+	// SDRBound is the best certified lower bound (docs/relaxation.md, "Certified bound") on min <C,Xbar>;
 	// EnergyBound = SDRBound - Const bounds the energy of every assignment.
 	SDRBound, EnergyBound float64
 

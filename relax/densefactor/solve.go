@@ -233,7 +233,7 @@ func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int 
 	return in.Minimize(in.fn, tol, iters, stop)
 }
 
-// certifier computes §9 certificates on the minimal face from the dense
+// certifier computes certificates on the minimal face from the dense
 // compressed slack U^T S' U (sdr.Face.Compress of S' = C + A*(y) - P*(z),
 // formed by sdr.Problem.DualSlack): every eigenvalue by a dense
 // eigensolver up to order denseCertify (sdr.Problem.CertifyEigen: the
