@@ -56,6 +56,9 @@
 // Binary variables are not kept on their sphere as relax/factor keeps
 // them. The ALM needs on the order of a thousand passes to the 1e-3
 // protocol on the object-detection models, which at N = 5,000 and rank a
-// few hundred is hours on two cores (BENCHMARKS.md, "Dense models: the
-// dense factor ALM").
+// few hundred is hours on two cores; and where it meets the protocol its
+// certified bound is looser than the dense SDPAD's, since the protocol's
+// dinf, relative to 1 + ||C||_F, leaves negative eigenvalues that cost
+// the bound n+1 times themselves (BENCHMARKS.md, "Dense models: the dense
+// factor ALM").
 package densefactor
