@@ -13,7 +13,7 @@ func init() {
 	Register(New("auto", `trws, then the relaxation with the time left (cyclic on
 shift-invariant models such as ORIENT, their symmetry kept;
 factor on models with at most 3 edges per variable, such as
-grids; on denser ones sdpad up to N = 2000, factor-dense up to
+grids; on denser ones sdpad up to N = 1400, factor-dense up to
 N = 6000, sdpad-lr beyond)
 unless the LP bound already proves the trws assignment optimal or
 the model was converted from higher order (below); the better
@@ -57,11 +57,12 @@ func autoRelaxation(p *model.Pairwise) string {
 
 // sparseEdges is the largest number of edges per variable (half the mean
 // degree) of a model that auto relaxes by the factor ALM; denseN the
-// largest order N of the lifted matrix that it relaxes by the dense SDPAD
-// (one eigendecomposition of order N an iteration).
+// largest order N of the lifted matrix that it relaxes by the dense SDPAD:
+// one iteration, a dense eigendecomposition of order N that cannot be
+// interrupted, stays near a second there (pure Go), so the time limit holds.
 const (
 	sparseEdges = 3
-	denseN      = 2000
+	denseN      = 1400
 )
 
 // KeepsSymmetry reports whether the method named name solves the
