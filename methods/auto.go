@@ -13,7 +13,8 @@ func init() {
 	Register(New("auto", `trws, then the relaxation with the time left (cyclic on
 shift-invariant models such as ORIENT, their symmetry kept;
 factor on models with at most 3 edges per variable, such as
-grids; on denser ones sdpad up to N = 1000, sdpad-lr beyond)
+grids; on denser ones sdpad up to N = 1400, factor-dense up to
+N = 6000, sdpad-lr beyond)
 unless the LP bound already proves the trws assignment optimal or
 the model was converted from higher order (below); the better
 assignment and the larger bound are kept`, false, solveAuto))
@@ -30,7 +31,11 @@ const autoLPShare = 0.2
 // keeps the symmetry, KeepsSymmetry); the factor ALM on sparse models (at
 // most sparseEdges edges per variable: grids), where it converges and
 // SDPAD-LR does not; on denser ones, where the factor ALM does not
-// converge, the dense SDPAD up to denseN and SDPAD-LR beyond.
+// converge, the dense SDPAD up to denseN (at N = 1001 its bound was the
+// tighter of the two after the same time), the dense factor ALM up to
+// denseFactorN (SDPAD-LR does not converge there, and SDPAD's
+// eigendecompositions take seconds each: BENCHMARKS.md, "Dense models:
+// the dense factor ALM") and SDPAD-LR beyond.
 func autoRelaxation(p *model.Pairwise) string {
 	if cyclicApplies(p) {
 		return "cyclic"
@@ -44,17 +49,20 @@ func autoRelaxation(p *model.Pairwise) string {
 		return "factor"
 	case n <= denseN:
 		return "sdpad"
+	case n <= denseFactorN:
+		return "factor-dense"
 	}
 	return "sdpad-lr"
 }
 
 // sparseEdges is the largest number of edges per variable (half the mean
 // degree) of a model that auto relaxes by the factor ALM; denseN the
-// largest order N of the lifted matrix that it relaxes by the dense SDPAD
-// (one eigendecomposition of order N an iteration).
+// largest order N of the lifted matrix that it relaxes by the dense SDPAD:
+// one iteration, a dense eigendecomposition of order N that cannot be
+// interrupted, stays near a second there (pure Go), so the time limit holds.
 const (
 	sparseEdges = 3
-	denseN      = 1000
+	denseN      = 1400
 )
 
 // KeepsSymmetry reports whether the method named name solves the
@@ -119,7 +127,7 @@ func solveAuto(ctx context.Context, in *Input, run *Run) (*Outcome, error) {
 		return nil, fmt.Errorf("auto: method %s not registered", name)
 	}
 	rest.Options = o.Relax
-	if name == "factor" || name == "cyclic" {
+	if name == "factor" || name == "factor-dense" || name == "cyclic" {
 		rest.Options = o.Relax.RelaxOptions
 	}
 	out, err := sdp.Solve(ctx, in, &rest)

@@ -13,8 +13,8 @@ func orient(n, m int, degree, noise float64) *model.Model {
 }
 
 // TestAutoRelaxation: auto relaxes a grid by the factor ALM, a complete
-// graph by SDPAD, or SDPAD-LR when N > 1000, and a shift-invariant model
-// (ORIENT) by cyclic.
+// graph by SDPAD, by the dense factor ALM when N > 1400 or SDPAD-LR when
+// N > 6000, and a shift-invariant model (ORIENT) by cyclic.
 func TestAutoRelaxation(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -23,7 +23,9 @@ func TestAutoRelaxation(t *testing.T) {
 	}{
 		{"grid", gen.PottsGrid(6, 6, 3, 1, 7), "factor"},
 		{"complete", gen.DenseMatching(8, 9, 7), "sdpad"},
-		{"complete, N > 1000", gen.DenseMatching(40, 40, 7), "sdpad-lr"},
+		{"complete, N > 1000", gen.DenseMatching(35, 35, 7), "sdpad"},
+		{"complete, N > 1400", gen.DenseMatching(40, 40, 7), "factor-dense"},
+		{"dense, N > 6000", gen.Binary(3100, 8, 7), "sdpad-lr"},
 		{"orient", orient(60, 8, 8, 0.1), "cyclic"},
 	} {
 		p, err := c.m.Pairwise(nil)

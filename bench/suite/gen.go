@@ -13,7 +13,7 @@ import (
 )
 
 // GenKinds are the kinds of generated instances (those of `sdrmap gen`).
-var GenKinds = []string{"orient", "potts", "binary", "matching"}
+var GenKinds = []string{"orient", "potts", "binary", "matching", "dense"}
 
 // maxGenEntries is `sdrmap gen`'s limit on table entries.
 const maxGenEntries = 5e8
@@ -32,6 +32,8 @@ type GenSpec struct {
 	Rows     int     // potts
 	Cols     int     // potts
 	Coupling float64 // potts
+	Density  float64 // dense: edge probability
+	Forbid   float64 // dense: probability of a forbidden pairwise entry
 }
 
 // Flags defines the flags of `sdrmap gen g.Kind` (--seed and the kind's
@@ -57,6 +59,11 @@ func (g *GenSpec) Flags(fs *pflag.FlagSet) bool {
 	case "matching":
 		fs.IntVar(&g.Vars, "vars", 20, "number of variables (points to match)")
 		fs.IntVar(&g.Labels, "labels", 20, "states per variable (candidate matches)")
+	case "dense":
+		fs.IntVar(&g.Vars, "vars", 100, "number of variables")
+		fs.IntVar(&g.Labels, "labels", 10, "states per variable")
+		fs.Float64Var(&g.Density, "density", 1, "probability of each edge (G(n, p); 1: the complete graph)")
+		fs.Float64Var(&g.Forbid, "forbid", 0, "probability that a pairwise entry is forbidden (phi = 0)")
 	default:
 		return false
 	}
@@ -146,6 +153,21 @@ func (g *GenSpec) Check() error {
 		}
 		v, l := float64(g.Vars), float64(g.Labels)
 		entries = v*l + v*(v-1)/2*l*l
+	case "dense":
+		if err := atLeast1("--vars", g.Vars); err != nil {
+			return err
+		}
+		if err := atLeast1("--labels", g.Labels); err != nil {
+			return err
+		}
+		if !(g.Density >= 0 && g.Density <= 1) {
+			return fmt.Errorf("--density must be a probability in [0, 1] (got %v)", g.Density)
+		}
+		if !(g.Forbid >= 0 && g.Forbid < 1) {
+			return fmt.Errorf("--forbid must be in [0, 1) (got %v)", g.Forbid)
+		}
+		v, l := float64(g.Vars), float64(g.Labels)
+		entries = v*l + g.Density*v*(v-1)/2*l*l
 	}
 	if entries > maxGenEntries {
 		return fmt.Errorf("the model would have %.3g table entries, more than the limit %.0g: choose smaller sizes", entries, maxGenEntries)
@@ -169,6 +191,8 @@ func (g *GenSpec) Build() *model.Model {
 		return gen.PottsGrid(g.Rows, g.Cols, g.Labels, g.Coupling, g.Seed)
 	case "binary":
 		return gen.Binary(g.Vars, g.Degree, g.Seed)
+	case "dense":
+		return gen.Dense(g.Vars, g.Labels, g.Density, g.Forbid, g.Seed)
 	default:
 		return gen.DenseMatching(g.Vars, g.Labels, g.Seed)
 	}

@@ -155,7 +155,7 @@ func TestBenchErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"bench"}, 2, "accepts 1 arg"},
-		{[]string{"bench", st, "--out", out, "--solvers", "icm,gurobi"}, 2, `unknown solver "gurobi" (valid: auto, cyclic, exact, factor, icm, ipm-nc, sdpad, sdpad-lr, trws, toulbar2, csdp, sdpa, dsdp)`},
+		{[]string{"bench", st, "--out", out, "--solvers", "icm,gurobi"}, 2, `unknown solver "gurobi" (valid: auto, cyclic, exact, factor, factor-dense, icm, ipm-nc, sdpad, sdpad-lr, trws, toulbar2, csdp, sdpa, dsdp)`},
 		{[]string{"bench", st, "--out", out, "--solvers", ","}, 2, "no solvers given"},
 		{[]string{"bench", st, "--out", out, "--time-limit", "0"}, 2, "--time-limit must be"},
 		{[]string{"bench", st, "--out", out, "--repeat", "0"}, 2, "--repeat must be >= 1"},

@@ -49,7 +49,7 @@ func (o *genOptions) write(cmd *cobra.Command) error {
 func genCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "gen KIND -o FILE.uai [flags]",
-		Short: "Generate a random MAP instance (orient, potts, binary, matching)",
+		Short: "Generate a random MAP instance (orient, potts, binary, matching, dense)",
 		Long: `gen writes a random MAP instance of package gen in the UAI model format. The
 output is a pure function of the kind, its parameters and --seed: the same
 command line gives the same bytes on every platform. -o FILE is required
@@ -79,6 +79,10 @@ Kinds (run "sdrmap gen KIND --help" for the flags):
             -cost), equal labels forbidden (phi = 0): a feasible assignment is
             injective, so the model is infeasible when labels < vars.
             GM-Matching-like.
+  dense     --vars (100) variables with --labels (10) states on the random
+            graph G(n, p) with p = --density (1: the complete graph), all
+            unary and pairwise log potentials standard normal, each pairwise
+            entry forbidden with probability --forbid (0).
 
 Random graphs: a random spanning tree plus distinct random edges, about
 vars * degree / 2 edges in all (at least vars - 1: degree <= 2 gives a tree).
@@ -86,7 +90,8 @@ Models beyond 5e8 table entries are refused.`,
 		Example: `  sdrmap gen orient --vars 1000 --labels 16 --degree 50 --noise 0.1 -o orient.uai --planted orient.MAP
   sdrmap gen potts --rows 50 --cols 50 --labels 5 --coupling 1 -o potts.uai
   sdrmap gen binary --vars 100 --degree 6 --seed 3 -o binary.uai
-  sdrmap gen matching --vars 20 --labels 20 -o - | gzip > matching.uai.gz`,
+  sdrmap gen matching --vars 20 --labels 20 -o - | gzip > matching.uai.gz
+  sdrmap gen dense --vars 100 --labels 10 -o dense100.uai`,
 		// Flags of the kinds after an unknown kind must not hide the
 		// "unknown kind" message.
 		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
@@ -97,7 +102,7 @@ Models beyond 5e8 table entries are refused.`,
 			return usagef("unknown kind %q for gen (kinds: %s)", args[0], strings.Join(suite.GenKinds, ", "))
 		},
 	}
-	c.AddCommand(genOrientCmd(), genPottsCmd(), genBinaryCmd(), genMatchingCmd())
+	c.AddCommand(genOrientCmd(), genPottsCmd(), genBinaryCmd(), genMatchingCmd(), genDenseCmd())
 	return c
 }
 

@@ -26,6 +26,8 @@ var genCases = []struct {
 	{"binary", []string{"--vars", "25", "--degree", "6"}, 25, 100, false},
 	// matching: 7 unaries, 21 pairs.
 	{"matching", []string{"--vars", "7", "--labels", "8"}, 7, 28, false},
+	// dense: 6 unaries, 15 pairs (complete graph).
+	{"dense", []string{"--vars", "6", "--labels", "3", "--forbid", "0.2"}, 6, 21, false},
 }
 
 // TestGenDeterministic writes every kind twice with one seed (same bytes,
@@ -133,6 +135,8 @@ func TestGenErrors(t *testing.T) {
 		{[]string{"gen", "binary", "-o", out, "--degree", "NaN"}, "--degree must be a finite number"},
 		{[]string{"gen", "matching", "-o", out, "--labels", "0"}, "--labels must be >= 1"},
 		{[]string{"gen", "matching", "-o", out, "--vars", "1000000"}, "table entries"},
+		{[]string{"gen", "dense", "-o", out, "--density", "1.5"}, "--density must be a probability"},
+		{[]string{"gen", "dense", "-o", out, "--forbid", "1"}, "--forbid must be in [0, 1)"},
 	} {
 		_, errs, code := runCLI(t, c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) {
@@ -158,7 +162,7 @@ func TestGenHelp(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, w := range []string{"orient", "potts", "binary", "matching", "--vars", "--labels", "--degree", "--noise", "--coupling", "--rows", "--cols", "--planted", "--seed"} {
+	for _, w := range []string{"orient", "potts", "binary", "matching", "dense", "--vars", "--labels", "--degree", "--noise", "--coupling", "--rows", "--cols", "--density", "--forbid", "--planted", "--seed"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("gen --help does not mention %s", w)
 		}

@@ -166,7 +166,7 @@ func (fl *Flags) options() any {
 		return methods.IPMNCOptions{MaxIter: fl.MaxIter, Tol: fl.Tol}
 	case "sdpad", "sdpad-lr":
 		return so
-	case "factor", "cyclic":
+	case "factor", "factor-dense", "cyclic":
 		return ro
 	case "auto":
 		return methods.AutoOptions{TRWS: methods.TRWSOptions{MaxIter: fl.MaxIter}, Relax: so}

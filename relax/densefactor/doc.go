@@ -1,0 +1,64 @@
+// Package densefactor solves the semidefinite relaxation of package sdr on
+// dense models (complete or nearly complete graphs) by an augmented
+// Lagrangian on a factor Xbar = V V^T of high rank, with every pass over
+// the constraints done on whole N x N matrices by BLAS-3: the method of
+// relax/factor (docs/relaxation.md, "Factor form" and "Factor ALM") with
+// the kernels and the schedule of a dense model, where the pattern is the
+// whole matrix and the optimum's rank is a sizeable fraction of N.
+//
+// # The iteration
+//
+// V is N x r with row 0 e_1 and every variable's rows summing to e_1 (the
+// gradient is projected onto that affine set, so E0-E2 hold exactly). The
+// products v_k . v_l are penalized: E3 and forbidden pairs (E4) as
+// equalities, the allowed entries of edge blocks (P) as nonnegativity,
+//
+//	L(V) = <C, X> + sum_h (lam_h h + sigma/2 h^2)
+//	       + 1/(2 sigma) sum_g (max(0, mu_g - sigma g)^2 - mu_g^2),   X = V V^T,
+//
+// on costs scaled to a largest entry of 1. One evaluation of L and its
+// gradient 2 M V is three dense passes: the upper triangle of V V^T by
+// Dsyrk and Dgemm on two row bands of equal area at once, one entrywise
+// pass that forms M (the slack C + A*(y) - P*(z) at the updated
+// multipliers, without E0-E2) and L, and M V by Dgemm: 3 N^2 r flops, and
+// N x N matrices for C, the constraint kinds, the multipliers, X and M
+// (alm). The inner solve is L-BFGS (internal/lbfgs), preconditioned by
+// the inverse of L's Hessian diagonal at its start, for at most InnerIter
+// iterations; then lam += sigma h, mu = max(0, mu - sigma g).
+//
+// # Certificates and the penalty
+//
+// The multipliers are a dual point (y, z) (E0 from the first column of M
+// V, as relax/factor's), and every outer iteration up to a face of order
+// denseCertify is certified from all the eigenvalues of the compressed
+// slack U^T S U (sdr.Face, sdr.Problem.CertifyEigen): the certified bound (docs/relaxation.md, "Certified bound") and the
+// exact dual infeasibility, no tail of uncomputed eigenvalues to bound.
+// Beyond it, Lanczos on the same dense matrix gives the smallest few
+// (certify.Partial). The protocol is measured at the shift of y that
+// balances gap and dinf (sdr.Problem.BestShift). With the exact dinf at
+// every iteration the penalty follows residual balancing: it grows while
+// the primal infeasibility is above 3 times the dual one and falls once
+// the primal side is within the tolerance and the dual one above 3 times
+// it.
+//
+// # Rank
+//
+// The run starts at Rank columns (default InitialRank: N/3, at most 320);
+// when the certificate finds negative eigenvalues at a factor of full
+// rank, with the primal side converged or 20 iterations after the last
+// change, their eigenvectors become new columns (at most doubling r, up
+// to MaxRank).
+//
+// # What it does not do
+//
+// Its passes cost N^2 r whatever the graph, and its memory is a few N x N
+// matrices, so it is for dense models only (sparse ones: relax/factor).
+// Binary variables are not kept on their sphere as relax/factor keeps
+// them. The ALM needs on the order of a thousand passes to the 1e-3
+// protocol on the object-detection models, which at N = 5,000 and rank a
+// few hundred is hours on two cores; and where it meets the protocol its
+// certified bound is looser than the dense SDPAD's, since the protocol's
+// dinf, relative to 1 + ||C||_F, leaves negative eigenvalues that cost
+// the bound n+1 times themselves (BENCHMARKS.md, "Dense models: the dense
+// factor ALM").
+package densefactor

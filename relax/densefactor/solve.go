@@ -1,0 +1,435 @@
+package densefactor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sdrmap/sdrmap/certify"
+	"github.com/sdrmap/sdrmap/eigen"
+	"github.com/sdrmap/sdrmap/internal/lbfgs"
+	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/solver"
+)
+
+// Penalty schedule (residual balancing, as in SCS and OSQP): at a
+// certified iteration sigma grows by sigmaGrowth when the primal
+// infeasibility is above sigmaBalance times the dual one (by its square
+// above sigmaBalance squared times), and falls by it (not below SigmaMin)
+// when the primal infeasibility is within the tolerance and the dual one
+// above sigmaBalance times it; at others it grows when a converged inner
+// solve reduced the largest violation by less than sigmaProgress (as
+// relax/factor's). The fall waits for the primal side: while the rank is
+// too low, dinf stays large whatever sigma.
+const (
+	sigmaGrowth   = 2
+	sigmaProgress = 0.25
+	sigmaBalance  = 3
+)
+
+// Outer iterations are certified when the primal infeasibility is within
+// certifyFrom times the tolerance, every certifyEvery iterations before,
+// and at the iteration limit.
+const (
+	certifyFrom  = 10
+	certifyEvery = 5
+)
+
+var errNotCertified = errors.New("densefactor: not certified at this iteration")
+
+// InitialRank is the default initial rank for a problem of order n: a
+// third of n, at least 16 and at most maxInitialRank (and at most n).
+func InitialRank(n int) int { return min(n, max(16, min(n/3, maxInitialRank))) }
+
+// maxInitialRank caps the default initial rank: a pass costs 3 N^2 r
+// flops.
+const maxInitialRank = 320
+
+// Solve solves the SDR of prob by the augmented Lagrangian on a dense
+// factor (see the package doc). It returns an error only for invalid
+// settings; cancelling ctx stops the run with status Interrupted, ctx's
+// deadline (the time limit) with OutOfTime, with the last factor and the
+// best bound so far.
+func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	stop := solver.Done(ctx)
+	n := prob.N()
+	if s.MaxRank == 0 {
+		s.MaxRank = n
+	}
+	if s.Rank == 0 {
+		s.Rank = min(InitialRank(n), s.MaxRank)
+	}
+	a := newALM(prob, s.Sigma0)
+	v := start(prob, a, &s)
+	in := newInner(a, v, s.Memory)
+	cf := newCertifier(prob, s.CertifyRank)
+	res := &Result{Status: solver.Unsolved, SDRBound: math.Inf(-1), EnergyBound: math.Inf(-1)}
+	ax, px := make([]float64, prob.Y.Len), make([]float64, prob.NumZ)
+	innerTol, prevViol := 1e-1, math.Inf(1)
+	rankSince := 0 // the iteration of the last rank change
+	if s.Verbose != nil {
+		fmt.Fprintf(s.Verbose, "dense factor ALM: N = %d, n = %d, %d nonnegative products, rank %d, tol %.0e; objective and bound are energies, gap and dinf at the shifted dual point\n",
+			n, prob.NumVars(), prob.NumZ, v.RawMatrix().Cols, s.Tol)
+		fmt.Fprintf(s.Verbose, "%5s %7s %6s %4s %8s %17s %17s %9s %9s %9s %8s\n",
+			"iter", "inner", "evals", "rank", "sigma", "objective", "bound", "gap", "pinf", "dinf", "time")
+	}
+	for k := 1; ; k++ {
+		res.Inner += in.minimize(a, innerTol*a.cnorm, s.InnerIter, stop)
+		converged := in.GradNorm() <= innerTol*a.cnorm
+		eq, neg := a.update()
+		viol := max(eq, neg)
+		v = in.v()
+		y, z := a.dual(v)
+		xs := a.xSym()
+		res.Iterations, res.Y, res.Z = k, y, z
+		res.PrimalObjective = prob.PrimalObjective(xs)
+		res.DualObjective = prob.DualObjective(y)
+		res.Gap = sdr.Gap(res.PrimalObjective, res.DualObjective)
+		res.PrimalInfeasibility = prob.PrimalInfeasibility(xs, ax, px)
+		res.DualInfeasibility, res.Shift = math.NaN(), 0
+		var cert sdr.Certificate
+		var vals []float64
+		err := errNotCertified
+		if !stop() && (cf.proj != nil || res.PrimalInfeasibility <= certifyFrom*s.Tol || k%certifyEvery == 0 || k >= s.MaxIter) {
+			cert, vals, err = cf.certify(y, z, s.CertifyTol, s.CertifyMaxIter, s.Seed+uint64(k), stop)
+		}
+		gap0, dinf0 := res.Gap, math.NaN()
+		if err == nil {
+			dinf0 = cert.FaceDualInfeasibility
+			if cert.LowerBound > res.SDRBound {
+				res.SDRBound, res.EnergyBound, res.BestY, res.BestZ = cert.LowerBound, cert.EnergyBound, y, z
+			}
+			res.Shift, res.Gap, res.DualInfeasibility = prob.BestShift(res.PrimalObjective, res.DualObjective, vals, true)
+		}
+		res.Factor, res.Rank = v, v.RawMatrix().Cols
+		res.Evaluations, res.Time = a.evals, time.Since(t0)
+		if s.Verbose != nil {
+			fmt.Fprintf(s.Verbose, "%5d %7d %6d %4d %8.1e %17.9g %17.9g %9.2e %9.2e %9.2e %7.1fs\n",
+				k, res.Inner, a.evals, res.Rank, a.sigma, res.PrimalObjective-prob.Const, res.EnergyBound,
+				res.Gap, res.PrimalInfeasibility, res.DualInfeasibility, res.Time.Seconds())
+		}
+		if s.Monitor != nil {
+			s.Monitor(&Iterate{K: k, Inner: res.Inner, PrimalObjective: res.PrimalObjective, Gap: res.Gap,
+				PrimalInfeasibility: res.PrimalInfeasibility, DualInfeasibility: res.DualInfeasibility,
+				Bound: res.SDRBound, Rank: res.Rank, Sigma: a.sigma, Time: res.Time})
+		}
+		ok := func(tol float64) bool {
+			return res.Gap <= tol && res.PrimalInfeasibility <= tol && res.DualInfeasibility <= tol
+		}
+		switch {
+		case ok(s.Tol):
+			res.Status = solver.Solved
+		case s.Probe != nil && k%s.ProbeEvery == 0 && gap0 <= s.ProbeTol && res.PrimalInfeasibility <= s.ProbeTol:
+			res.Marginals = prob.Marginals(column0(v))
+			if s.Probe(res) {
+				res.Status = solver.Solved
+			}
+		}
+		if res.Status == solver.Unsolved {
+			if res.Status = solver.StopStatus(ctx); res.Status == solver.Unsolved && k >= s.MaxIter {
+				res.Status = solver.MaxIterations
+			}
+			if res.Status != solver.Unsolved && ok(s.TolLoose) {
+				res.Status = solver.SolvedInaccurate
+			}
+		}
+		if res.Status != solver.Unsolved {
+			break
+		}
+		grow := 0
+		primalDone := converged && res.PrimalInfeasibility <= 10*s.Tol || res.PrimalInfeasibility <= s.Tol
+		if (primalDone || k-rankSince >= rankPatience) && err == nil && res.Rank < s.MaxRank && numRank(v) == res.Rank {
+			for _, l := range vals {
+				if l < -s.Tol*a.scale {
+					grow++
+				}
+			}
+			grow = min(grow, res.Rank, s.MaxRank-res.Rank)
+		}
+		switch {
+		case err == nil && res.PrimalInfeasibility > sigmaBalance*sigmaBalance*dinf0:
+			a.sigma = min(a.sigma*sigmaGrowth*sigmaGrowth, s.SigmaMax)
+		case err == nil && res.PrimalInfeasibility > sigmaBalance*dinf0:
+			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
+		case err == nil && res.PrimalInfeasibility <= s.Tol && dinf0 > sigmaBalance*res.PrimalInfeasibility:
+			a.sigma = max(a.sigma/sigmaGrowth, s.SigmaMin)
+		case err != nil && converged && viol > sigmaProgress*prevViol:
+			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
+		}
+		prevViol = viol
+		innerTol = min(innerTol, viol)
+		if err == nil {
+			innerTol = min(innerTol, 0.1*dinf0)
+		}
+		innerTol = max(1e-3*s.Tol, innerTol)
+		var dirs *mat.Dense
+		if grow > 0 {
+			dirs = cf.vectors(grow)
+		}
+		if dirs != nil {
+			in = newInner(a, widen(prob, v, dirs, dirs.RawMatrix().Cols), s.Memory)
+			prevViol, rankSince = math.Inf(1), k
+		} else {
+			in.F = in.fn.Eval(in.X, in.G)
+		}
+	}
+	res.Marginals = prob.Marginals(column0(v))
+	res.Evaluations, res.Time = a.evals, time.Since(t0)
+	if s.Verbose != nil {
+		fmt.Fprintf(s.Verbose, "dense factor ALM: %s after %d iterations (%d L-BFGS, %d evaluations), rank %d (numerically %d), bound %.9g, %v\n",
+			res.Status, res.Iterations, res.Inner, res.Evaluations, res.Rank, numRank(v), res.EnergyBound, res.Time.Round(time.Millisecond))
+	}
+	return res, nil
+}
+
+// lagrangian adapts the ALM to lbfgs.Func on V flattened row by row.
+type lagrangian struct {
+	a          *alm
+	rows, cols int
+}
+
+func (l lagrangian) dense(x []float64) *mat.Dense { return mat.NewDense(l.rows, l.cols, x) }
+func (l lagrangian) Eval(x, g []float64) float64  { return l.a.eval(l.dense(x), l.dense(g)) }
+func (l lagrangian) Tangent(_, d []float64)       { project(l.a.prob, l.dense(d)) }
+func (l lagrangian) Retract(x []float64)          { onAffine(l.a.prob, l.dense(x)) }
+
+// inner is the L-BFGS state with the preconditioner's diagonal and the
+// scratch of its computation.
+type inner struct {
+	*lbfgs.Minimizer
+	fn  lagrangian
+	pre *mat.Dense
+	w   []float64
+}
+
+// newInner evaluates a at v, which the state keeps (v must be contiguous).
+func newInner(a *alm, v *mat.Dense, mem int) *inner {
+	r, c := v.Dims()
+	fn := lagrangian{a: a, rows: r, cols: c}
+	return &inner{Minimizer: lbfgs.New(fn, v.RawMatrix().Data, mem), fn: fn}
+}
+
+func (in *inner) v() *mat.Dense { return in.fn.dense(in.X) }
+
+// minimize runs the L-BFGS, preconditioned by the Hessian diagonal at the
+// start point (alm.precond).
+func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int {
+	if in.pre == nil {
+		in.pre = mat.NewDense(in.fn.rows, in.fn.cols, nil)
+		in.w = make([]float64, a.n*a.n)
+	}
+	a.precond(in.v(), in.pre, in.w)
+	in.Mem.Pre = in.pre.RawMatrix().Data
+	return in.Minimize(in.fn, tol, iters, stop)
+}
+
+// certifier computes certificates on the minimal face from the dense
+// compressed slack U^T S' U (sdr.Face.Compress of S' = C + A*(y) - P*(z),
+// formed by sdr.Problem.DualSlack): every eigenvalue by a dense
+// eigensolver up to order denseCertify (sdr.Problem.CertifyEigen: the
+// exact dual infeasibility), beyond it the k smallest by thick-restart
+// Lanczos on that matrix (certify.Partial).
+type certifier struct {
+	prob *sdr.Problem
+	face *sdr.Face
+	s    *sdr.Sym
+	full *mat.SymDense // S', N x N
+	comp *mat.SymDense // U^T S' U
+	proj *eigen.Projector
+	k    int
+	warm *mat.Dense
+}
+
+// denseCertify is the largest face order whose certificates take every
+// eigenvalue densely.
+const denseCertify = 2000
+
+func newCertifier(prob *sdr.Problem, k int) *certifier {
+	face := prob.Face()
+	d := face.Dim()
+	cf := &certifier{prob: prob, face: face, s: sdr.NewSym(prob), full: mat.NewSymDense(prob.N(), nil),
+		comp: mat.NewSymDense(d, nil), k: max(1, min(k, d))}
+	if d <= denseCertify {
+		cf.proj = eigen.NewProjector(d)
+	}
+	return cf
+}
+
+// certify returns the certificate of (y, z) and the smallest eigenvalue
+// estimates of the compressed slack, ascending (all of them on the dense
+// path). vectors then returns the matching eigenvectors in Xbar's
+// coordinates.
+func (cf *certifier) certify(y, z []float64, tol float64, iters int, seed uint64, stop func() bool) (sdr.Certificate, []float64, error) {
+	cf.prob.DualSlack(cf.s, y, z)
+	raw := cf.full.RawSymmetric()
+	clear(raw.Data)
+	cf.s.AddTo(cf.full, 1)
+	cf.face.Compress(cf.comp, cf.full)
+	if cf.proj != nil {
+		vals, ok := cf.proj.Values(cf.comp)
+		if !ok {
+			return sdr.Certificate{}, nil, errNotCertified
+		}
+		vals = append([]float64(nil), vals...)
+		c, err := cf.prob.CertifyEigen(y, z, nil, vals)
+		return c, vals, err
+	}
+	c, vecs, _, err := certify.Partial(cf.prob, eigen.SymOp{SymDense: cf.comp}, y, z, true, cf.k, cf.warm,
+		eigen.Settings{Tol: tol, MaxIter: iters, Seed: seed, Stop: stop, Lanczos: true})
+	if err != nil {
+		return sdr.Certificate{}, nil, err
+	}
+	if math.IsInf(c.LowerBound, -1) {
+		return c, nil, errNotCertified
+	}
+	cf.warm = vecs
+	d, k := vecs.Dims()
+	sv := mat.NewDense(d, k, nil)
+	sv.Mul(cf.comp, vecs)
+	vals := make([]float64, k)
+	for j := range k {
+		vals[j] = mat.Dot(vecs.ColView(j), sv.ColView(j)) / mat.Dot(vecs.ColView(j), vecs.ColView(j))
+	}
+	return c, vals, nil
+}
+
+// vectors returns the k smallest eigenvectors of the last certificate's
+// compressed slack, in Xbar's coordinates (N x k).
+func (cf *certifier) vectors(k int) *mat.Dense {
+	d := cf.face.Dim()
+	k = min(k, d)
+	var vecs *mat.Dense
+	if cf.proj != nil {
+		vecs = mat.NewDense(d, k, nil)
+		if _, ok := cf.proj.Smallest(cf.comp, k, vecs); !ok {
+			return nil
+		}
+	} else {
+		vecs = cf.warm.Slice(0, d, 0, min(k, cf.warm.RawMatrix().Cols)).(*mat.Dense)
+		_, k = vecs.Dims()
+	}
+	lifted := mat.NewDense(cf.prob.N(), k, nil)
+	cf.face.Lift(lifted, vecs)
+	return lifted
+}
+
+// The rank grows when the certificate finds negative curvature at a
+// factor of full rank once the primal side has converged, or
+// rankPatience iterations after the last change without that (with the
+// penalty balanced against a dual infeasibility that a low rank keeps
+// large, the primal side may never converge there).
+const rankPatience = 20
+
+// rankGap is the ratio of the smallest to the largest eigenvalue of V^T V
+// below which V counts as rank deficient.
+const rankGap = 1e-3
+
+// numRank is the number of eigenvalues of V^T V above rankGap times the
+// largest: V's numerical rank. A rank deficient minimizer with negative
+// curvature in the certificate means unconverged multipliers, not a rank
+// too small.
+func numRank(v *mat.Dense) int {
+	var g mat.SymDense
+	g.SymOuterK(1, v.T())
+	var eig mat.EigenSym
+	if !eig.Factorize(&g, false) {
+		return 0
+	}
+	ev := eig.Values(nil)
+	k := 0
+	for _, l := range ev {
+		if l > rankGap*ev[len(ev)-1] {
+			k++
+		}
+	}
+	return k
+}
+
+// column0 returns column 0 of v: row 0 of Xbar = V V^T.
+func column0(v *mat.Dense) []float64 {
+	n, _ := v.Dims()
+	c := make([]float64, n)
+	mat.Col(c, 0, v)
+	return c
+}
+
+// widen returns v with grow more columns: the first grow directions of
+// negative curvature (columns of dirs, Xbar's coordinates) moved to the
+// tangent space of the affine set and scaled to a small norm.
+func widen(p *sdr.Problem, v, dirs *mat.Dense, grow int) *mat.Dense {
+	n, r := v.Dims()
+	w := mat.NewDense(n, r+grow, nil)
+	w.Slice(0, n, 0, r).(*mat.Dense).Copy(v)
+	d := mat.DenseCopyOf(dirs.Slice(0, n, 0, grow))
+	project(p, d)
+	for c := range grow {
+		col := mat.Col(nil, c, d)
+		if nrm := floats.Norm(col, 2); nrm > 0 {
+			floats.Scale(1e-2*math.Sqrt(float64(p.NumVars()))/nrm, col)
+		}
+		w.SetCol(r+c, col)
+	}
+	return w
+}
+
+// start returns the initial factor, of s.Rank columns: s.Start's (its row
+// 0 rotated to e_1, small random columns added up to s.Rank, moved onto
+// the affine set) with its multipliers, or the uniform point e_1/m_i per
+// variable plus a random part of about half its norm.
+func start(p *sdr.Problem, a *alm, s *Settings) *mat.Dense {
+	n := p.N()
+	rng := rand.New(rand.NewPCG(s.Seed, 0xde45e))
+	if s.Start == nil || s.Start.Factor == nil {
+		v := mat.NewDense(n, s.Rank, nil)
+		for i, mi := range p.Card {
+			sd := 0.5 / math.Sqrt(float64(mi*s.Rank)) // rows of norm about 1/(2 sqrt(m_i))
+			for k := p.Offset[i]; k < p.Offset[i]+mi; k++ {
+				for c := 1; c < s.Rank; c++ {
+					v.Set(k, c, sd*rng.NormFloat64())
+				}
+			}
+		}
+		project(p, v)
+		v.Set(0, 0, 1)
+		for i, mi := range p.Card {
+			for u := range mi {
+				v.Set(p.Offset[i]+u, 0, 1/float64(mi))
+			}
+		}
+		return v
+	}
+	a.setMultipliers(s.Start.Y, s.Start.Z)
+	f := s.Start.Factor
+	_, c := f.Dims()
+	r := min(max(c, s.Rank), s.MaxRank)
+	v := mat.NewDense(n, r, nil)
+	v.Slice(0, n, 0, min(c, r)).(*mat.Dense).Copy(f)
+	w := mat.Row(nil, 0, v) // Householder reflection taking row 0 to e_1
+	if nrm := floats.Norm(w, 2); nrm > 0 {
+		floats.Scale(1/nrm, w)
+	}
+	w[0]--
+	if ww := floats.Dot(w, w); ww > 1e-30 {
+		for i := range n {
+			row := v.RawRowView(i)
+			floats.AddScaled(row, -2*floats.Dot(row, w)/ww, w)
+		}
+	}
+	for i := 1; i < n; i++ {
+		for col := c; col < r; col++ {
+			v.Set(i, col, 1e-3*rng.NormFloat64())
+		}
+	}
+	onAffine(p, v)
+	return v
+}
