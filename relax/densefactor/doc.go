@@ -59,6 +59,6 @@
 // few hundred is hours on two cores; and where it meets the protocol its
 // certified bound is looser than the dense SDPAD's, since the protocol's
 // dinf, relative to 1 + ||C||_F, leaves negative eigenvalues that cost
-// the bound n+1 times themselves (BENCHMARKS.md, "Dense models: the dense
-// factor ALM").
+// the bound n+1 times themselves (bench/results/2026-11-27/NOTES.md, "Dense
+// models: the dense factor ALM").
 package densefactor
