@@ -34,8 +34,8 @@ const autoLPShare = 0.2
 // converge, the dense SDPAD up to denseN (at N = 1001 its bound was the
 // tighter of the two after the same time), the dense factor ALM up to
 // denseFactorN (SDPAD-LR does not converge there, and SDPAD's
-// eigendecompositions take seconds each: BENCHMARKS.md, "Dense models:
-// the dense factor ALM") and SDPAD-LR beyond.
+// eigendecompositions take seconds each: bench/results/2026-11-27/NOTES.md,
+// "Dense models: the dense factor ALM") and SDPAD-LR beyond.
 func autoRelaxation(p *model.Pairwise) string {
 	if cyclicApplies(p) {
 		return "cyclic"
