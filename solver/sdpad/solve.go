@@ -35,7 +35,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		s.Mu0 = max(s.MuMin, DenseMuShare*ratioMu(prob, 0))
 	}
 	dn := newDense(prob, s.Face, s.StepLength)
-	dn.hurry = func() bool { return solver.StopStatus(ctx) == solver.TimeLimit }
+	dn.hurry = func() bool { return ctx.Err() != nil && prob.N() > hurryDenseMax }
 	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
 	defer cancel()
 	st := newState(prob, s, dn)
