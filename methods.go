@@ -6,12 +6,12 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdrmap/sdrmap/mapsolver/exact"
+	"github.com/sdrmap/sdrmap/mapsolver/icm"
+	"github.com/sdrmap/sdrmap/mapsolver/ipmnc"
+	"github.com/sdrmap/sdrmap/mapsolver/trws"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/exact"
-	"github.com/sdrmap/sdrmap/solver/icm"
-	"github.com/sdrmap/sdrmap/solver/ipmnc"
-	"github.com/sdrmap/sdrmap/solver/trws"
 )
 
 func init() {

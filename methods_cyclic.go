@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/sdrmap/sdrmap/local"
 	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/relax/cyclic"
 	"github.com/sdrmap/sdrmap/relax/driver"
+	"github.com/sdrmap/sdrmap/search/local"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/cyclic"
 )
 
 func init() {

@@ -6,8 +6,8 @@ import (
 
 	"github.com/sdrmap/sdrmap/relax"
 	"github.com/sdrmap/sdrmap/relax/driver"
-	"github.com/sdrmap/sdrmap/solver/factor"
-	"github.com/sdrmap/sdrmap/solver/sdpad"
+	"github.com/sdrmap/sdrmap/relax/factor"
+	"github.com/sdrmap/sdrmap/relax/sdpad"
 )
 
 // The relaxation methods: a relaxation solver behind the SDR driver

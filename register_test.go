@@ -8,9 +8,9 @@ import (
 
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/relax"
+	"github.com/sdrmap/sdrmap/relax/sdpad"
 	"github.com/sdrmap/sdrmap/sdr"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/sdpad"
 )
 
 // counting is a relaxation solver that counts its calls and lets SDPAD-LR

@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"github.com/sdrmap/sdrmap/higherorder"
-	"github.com/sdrmap/sdrmap/local"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/relax/driver"
+	"github.com/sdrmap/sdrmap/search/feasible"
+	"github.com/sdrmap/sdrmap/search/local"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/feasible"
 )
 
 // Settings selects and configures the solver. The zero value of every field

@@ -15,9 +15,9 @@ import (
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/refdata"
 	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/relax/factor"
+	"github.com/sdrmap/sdrmap/relax/sdpad"
 	"github.com/sdrmap/sdrmap/sdr"
-	"github.com/sdrmap/sdrmap/solver/factor"
-	"github.com/sdrmap/sdrmap/solver/sdpad"
 )
 
 // sdpInstances are the instances of the SDP solver comparison (the paper's

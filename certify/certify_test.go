@@ -14,8 +14,8 @@ import (
 	"github.com/sdrmap/sdrmap/eigen"
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/relax/sdpad"
 	"github.com/sdrmap/sdrmap/sdr"
-	"github.com/sdrmap/sdrmap/solver/sdpad"
 )
 
 // TestFace compares Face with the dense sdr.Certify on the last dual

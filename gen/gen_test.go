@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/mapsolver/exact"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/exact"
 )
 
 func TestDeterministic(t *testing.T) {

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/mapsolver/exact"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/exact"
 )
 
 var encodings = []Encoding{EncodeAuto, EncodeJoint, EncodeSplit}

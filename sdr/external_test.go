@@ -15,9 +15,9 @@ import (
 
 	"github.com/sdrmap/sdrmap/internal/randmodel"
 	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/relax/sdpad"
 	"github.com/sdrmap/sdrmap/sdr"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/sdpad"
 )
 
 // unaryOnRow0 returns p with the unary term moved from the diagonal to row

@@ -19,9 +19,9 @@ import (
 	"github.com/sdrmap/sdrmap/internal/randmodel"
 	"github.com/sdrmap/sdrmap/internal/refdata"
 	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/relax/sdpad"
 	"github.com/sdrmap/sdrmap/sdr"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/sdpad"
 )
 
 // example is the UAI 2008 side-chain model shipped with the repository.

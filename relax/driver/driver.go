@@ -17,13 +17,13 @@ import (
 	"time"
 
 	"github.com/sdrmap/sdrmap/certify"
-	"github.com/sdrmap/sdrmap/local"
+	"github.com/sdrmap/sdrmap/mapsolver/icm"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/relax"
 	"github.com/sdrmap/sdrmap/rounding"
 	"github.com/sdrmap/sdrmap/sdr"
+	"github.com/sdrmap/sdrmap/search/local"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/icm"
 )
 
 // Roundings of Solve.

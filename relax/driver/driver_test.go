@@ -11,9 +11,9 @@ import (
 	"github.com/sdrmap/sdrmap/internal/randmodel"
 	"github.com/sdrmap/sdrmap/relax"
 	"github.com/sdrmap/sdrmap/relax/driver"
+	"github.com/sdrmap/sdrmap/relax/sdpad"
 	"github.com/sdrmap/sdrmap/rounding"
 	"github.com/sdrmap/sdrmap/sdr"
-	"github.com/sdrmap/sdrmap/solver/sdpad"
 )
 
 // TestIterativeRoundCutShort stops the re-solves of the iterative rounding

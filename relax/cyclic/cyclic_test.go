@@ -11,9 +11,9 @@ import (
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
 	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/relax/sdpad"
 	"github.com/sdrmap/sdrmap/sdr"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/sdpad"
 )
 
 // invariant draws a shift-invariant model: n variables with m states, each

@@ -58,9 +58,9 @@ import (
 	"sort"
 	"time"
 
+	"github.com/sdrmap/sdrmap/mapsolver/icm"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/icm"
 )
 
 // Defaults of Settings.

@@ -12,10 +12,10 @@ import (
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
 	"github.com/sdrmap/sdrmap/internal/refdata"
+	"github.com/sdrmap/sdrmap/mapsolver/exact"
+	"github.com/sdrmap/sdrmap/mapsolver/icm"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/exact"
-	"github.com/sdrmap/sdrmap/solver/icm"
 )
 
 func tol(e float64) float64 { return 1e-9 * math.Max(1, math.Abs(e)) }

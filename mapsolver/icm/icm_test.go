@@ -8,9 +8,9 @@ import (
 
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/mapsolver/exact"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/exact"
 )
 
 // localOptimum fails the test if changing one variable of x lowers the

@@ -15,10 +15,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sdrmap/sdrmap/mapsolver/icm"
 	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/search/lns"
 	"github.com/sdrmap/sdrmap/solver"
-	"github.com/sdrmap/sdrmap/solver/icm"
-	"github.com/sdrmap/sdrmap/solver/lns"
 )
 
 // Settings of the searches.

@@ -15,9 +15,9 @@ import (
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
 	"github.com/sdrmap/sdrmap/internal/refdata"
+	"github.com/sdrmap/sdrmap/mapsolver/icm"
 	"github.com/sdrmap/sdrmap/model"
-	"github.com/sdrmap/sdrmap/solver/feasible"
-	"github.com/sdrmap/sdrmap/solver/icm"
+	"github.com/sdrmap/sdrmap/search/feasible"
 )
 
 // feasibleAll returns every finite-energy assignment of m consistent with
