@@ -298,17 +298,19 @@ const complementTol = 0.1
 // the bound over the dual point, whose eigensolves also carry on the loose
 // ones of the run-time certificates: those lose n+1 times the residual),
 // or -Inf. The bundle stops by itself when its model promises no gain.
-// Without a deadline on ctx (no time limit) the rounds are its only
-// budget, so that a seed gives the same bound on any load. Under a
-// deadline it also gets at most as long as the relaxation took (relaxTime,
-// at least minRefineTime) and 1/share of the time left (closeShare when
-// the rounding and the local search wait for it). After a solver with a
-// dense Xbar, whose iterates' bounds come from dense eigenvalues, the
-// refined point is certified so too (denseBound), under a deadline with
-// half of that time.
+// Without a deadline on ctx (no time limit) its budget is a count, so that
+// a seed gives the same bound on any load: as many rounds as the
+// relaxation took iterations (each had an eigensolve, as a round has),
+// at least minRefineRounds. Under a deadline it gets refineRounds, at most
+// as long as the relaxation took (relaxTime, at least minRefineTime) and
+// 1/share of the time left (closeShare when the rounding and the local
+// search wait for it). After a solver with a dense Xbar, whose iterates'
+// bounds come from dense eigenvalues, the refined point is certified so
+// too (denseBound), under a deadline with half of that time.
 func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, relaxTime time.Duration, share float64, log io.Writer) float64 {
-	rctx := ctx
+	rctx, rounds := ctx, min(refineRounds, max(minRefineRounds, res.Iterations))
 	if dl, ok := ctx.Deadline(); ok {
+		rounds = refineRounds
 		left := min(max(relaxTime, minRefineTime), time.Duration(float64(time.Until(dl))/share))
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, left)
@@ -320,7 +322,7 @@ func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, rel
 		}
 	}
 	t0 := time.Now()
-	y, z, c, err := certify.Refine(rctx, prob, res.BestY, res.BestZ, refineRounds, certify.DefaultSettings())
+	y, z, c, err := certify.Refine(rctx, prob, res.BestY, res.BestZ, rounds, certify.DefaultSettings())
 	if err != nil {
 		return math.Inf(-1)
 	}
@@ -360,10 +362,12 @@ func denseBound(ctx context.Context, prob *sdr.Problem, y, z []float64) float64 
 }
 
 // refineRounds caps the rounds of certify.Refine in closeBound, and
-// minRefineTime is the least time it gets under a time limit (within it).
+// minRefineRounds is the least it gets without a time limit; minRefineTime
+// is the least time it gets under one (within the limit).
 const (
-	refineRounds  = 100
-	minRefineTime = 2 * time.Second
+	refineRounds    = 100
+	minRefineRounds = 10
+	minRefineTime   = 2 * time.Second
 )
 
 // closeShare: closeBound gets at most 1/closeShare of the time left when
