@@ -52,6 +52,9 @@ func (st *state) run(ctx context.Context, name string) *Result {
 	st.header(name)
 	status, probed := solver.Unsolved, false
 	k := 0
+	// Settings.Stall: iterations since the last progress, and the bound
+	// and primal infeasibility it is measured against.
+	stalled, stallBound, stallPinf := 0, math.Inf(-1), math.Inf(1)
 	for status == solver.Unsolved {
 		k++
 		if !st.step() {
@@ -66,12 +69,17 @@ func (st *state) run(ctx context.Context, name string) *Result {
 			break
 		}
 		it.Bound = st.bestLow
+		if b := st.bestLow; b > stallBound+s.Tol*(1+math.Abs(b)) || it.PrimalInfeasibility < stallPinf/2 {
+			stalled, stallBound, stallPinf = 0, max(stallBound, b), min(stallPinf, it.PrimalInfeasibility)
+		} else {
+			stalled++
+		}
 		switch {
 		case s.StopRule == Protocol && st.converged():
 			status = solver.Solved
 		case s.StopRule == Paper && st.paperStop():
 			status = solver.SolvedInaccurate
-		case k >= s.MaxIter:
+		case k >= s.MaxIter || s.Stall > 0 && stalled >= s.Stall:
 			status = solver.MaxIterations
 		case s.TimeLimit > 0 && it.Time >= s.TimeLimit:
 			status = solver.TimeLimit
@@ -162,6 +170,8 @@ func (s *Settings) check(prob *sdr.Problem) error {
 	switch {
 	case s.MaxIter <= 0:
 		return errors.New("sdpad: MaxIter must be positive")
+	case s.Stall < 0:
+		return errors.New("sdpad: Stall must be nonnegative")
 	case !(s.Tol > 0) || !(s.TolLoose >= s.Tol):
 		return errors.New("sdpad: need 0 < Tol <= TolLoose")
 	case !(s.MuMin > 0):
