@@ -49,3 +49,8 @@ func Grace(ctx context.Context, grace time.Duration) (over func() bool, release 
 	stop := context.AfterFunc(ctx, func() { time.AfterFunc(grace, func() { done.Store(true) }) })
 	return done.Load, func() { stop() }
 }
+
+// StallShrink is the factor by which a relaxation's primal infeasibility
+// must fall to count as progress for the solvers' stall rules (the
+// Settings.Stall of factor and sdpad).
+const StallShrink = 0.9

@@ -125,10 +125,10 @@ not seconds):
   ipm-nc    a KKT point within --tol, or 10000 iterations (--max-iter)
   sdpad,    the protocol at --tol (1e-4) or a probe's proof; 1000
   sdpad-lr  iterations in a row in which the bound rose by at most --tol
-            relative and the infeasibility did not halve; 20000 iterations
-            (--max-iter)
+            relative and the infeasibility fell by less than a tenth; 20000
+            iterations (--max-iter)
   factor    the same, with 50 outer iterations for the stall and 2500
-            (--max-iter)
+            iterations (--max-iter)
   cyclic    gap and violation within --tol (1e-6) or the rounding proven
             optimal; 10 outer iterations in a row in which neither the
             bound nor the energy moved; 1000 (--max-iter)

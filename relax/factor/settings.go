@@ -18,7 +18,8 @@ type Settings struct {
 	MaxIter  int     // outer iterations (multiplier updates)
 	// Stall ends the run (as MaxIter does) after that many outer
 	// iterations in a row in which the certified bound rose by at most Tol
-	// relative and the primal infeasibility did not halve; 0: never.
+	// relative and the primal infeasibility did not fall by a tenth
+	// (solver.StallShrink); 0: never.
 	Stall     int
 	InnerIter int           // L-BFGS iterations per outer iteration, at most (3 InnerIter once the primal infeasibility is within Tol)
 	TimeLimit time.Duration // 0: none

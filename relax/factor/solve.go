@@ -150,7 +150,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 				res.Status = solver.Solved
 			}
 		}
-		if b := res.EnergyBound; b > stallBound+s.Tol*(1+math.Abs(b)) || res.PrimalInfeasibility < stallPinf/2 {
+		if b := res.EnergyBound; b > stallBound+s.Tol*(1+math.Abs(b)) || res.PrimalInfeasibility < solver.StallShrink*stallPinf {
 			stalled, stallBound, stallPinf = 0, max(stallBound, b), min(stallPinf, res.PrimalInfeasibility)
 		} else {
 			stalled++

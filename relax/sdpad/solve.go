@@ -69,7 +69,7 @@ func (st *state) run(ctx context.Context, name string) *Result {
 			break
 		}
 		it.Bound = st.bestLow
-		if b := st.bestLow; b > stallBound+s.Tol*(1+math.Abs(b)) || it.PrimalInfeasibility < stallPinf/2 {
+		if b := st.bestLow; b > stallBound+s.Tol*(1+math.Abs(b)) || it.PrimalInfeasibility < solver.StallShrink*stallPinf {
 			stalled, stallBound, stallPinf = 0, max(stallBound, b), min(stallPinf, it.PrimalInfeasibility)
 		} else {
 			stalled++
