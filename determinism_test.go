@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/methods"
 )
 
 // TestSeedOneResultOnAnyLoad solves one model with one seed and no time
@@ -22,7 +23,7 @@ func TestSeedOneResultOnAnyLoad(t *testing.T) {
 		t.Skip("runs the relaxation twice, once on a loaded machine")
 	}
 	m, _ := gen.Orient(100, 6, 20, 0.6, 2)
-	s := sdrmap.Settings{Solver: "factor", Seed: 7, MaxIter: 5}
+	s := sdrmap.Settings{Solver: "factor", Seed: 7, Options: methods.RelaxOptions{MaxIter: 5}}
 	first, err := sdrmap.Solve(context.Background(), m, s)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/methods"
 )
 
 // TestProbeBoundKept: every seed's run has probes (their lines in the log:
@@ -28,7 +29,7 @@ func TestProbeBoundKept(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		m, _ := gen.Orient(30, 8, 6, 0.3, seed)
 		var log bytes.Buffer
-		res, err := Solve(context.Background(), m, Settings{Solver: "sdpad", Tol: 1e-9, MaxIter: 300, Log: &log, NoPolish: true})
+		res, err := Solve(context.Background(), m, Settings{Solver: "sdpad", Options: methods.SDPADOptions{RelaxOptions: methods.RelaxOptions{Tol: 1e-9, MaxIter: 300}}, Log: &log, NoPolish: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/internal/refdata"
 	"github.com/sdrmap/sdrmap/model"
-	"github.com/sdrmap/sdrmap/solver"
 )
 
 // TestRepair: an infeasible assignment is replaced by a feasible one (whose
@@ -28,22 +27,22 @@ func TestRepair(t *testing.T) {
 		}
 	}
 	m := &model.Model{Card: []int{2, 2, 2}, Factors: []model.Factor{{Scope: []int{0, 1, 2}, Table: parity}}}
-	r := &Result{Status: solver.Solved, Energy: math.Inf(1), Assignment: []int{0, 0, 0}}
+	r := &Result{Termination: Converged, Energy: math.Inf(1), Assignment: []int{0, 0, 0}}
 	ok, err := repair(context.Background(), m, nil, &Settings{}, time.Now(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ok || math.IsInf(r.Energy, 0) || m.Energy(r.Assignment) != r.Energy || r.Status != solver.Solved {
-		t.Fatalf("repaired %v: status %v, energy %v of %v", ok, r.Status, r.Energy, r.Assignment)
+	if !ok || math.IsInf(r.Energy, 0) || m.Energy(r.Assignment) != r.Energy || r.Termination != Converged {
+		t.Fatalf("repaired %v: termination %v, energy %v of %v", ok, r.Termination, r.Energy, r.Assignment)
 	}
 	// Clamping x0 = x1 = 0 and forbidding x2 = 1 leaves nothing.
 	m.Factors = append(m.Factors, model.Factor{Scope: []int{2}, Table: model.Table{Log: []float64{0, 0}, Forbidden: []bool{false, true}}})
-	r = &Result{Status: solver.Solved, Energy: math.Inf(1), Assignment: []int{0, 0, 0}}
+	r = &Result{Termination: Converged, Energy: math.Inf(1), Assignment: []int{0, 0, 0}}
 	if ok, err = repair(context.Background(), m, []int{0, 0, -1}, &Settings{}, time.Now(), r); err != nil {
 		t.Fatal(err)
 	}
-	if ok || r.Status != solver.Infeasible || r.Assignment != nil {
-		t.Fatalf("infeasible model: status %v, assignment %v", r.Status, r.Assignment)
+	if ok || r.Termination != Infeasible || r.Assignment != nil {
+		t.Fatalf("infeasible model: termination %v, assignment %v", r.Termination, r.Assignment)
 	}
 }
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/methods"
 	"github.com/sdrmap/sdrmap/model"
-	"github.com/sdrmap/sdrmap/solver"
 )
 
 // TestSolveHigherOrder runs the pipeline with the exact solver on random
@@ -29,13 +29,13 @@ func TestSolveHigherOrder(t *testing.T) {
 			t.Fatalf("trial %d: %v (optimum %v)", trial, err, want)
 		}
 		if math.IsInf(want, 1) {
-			if res.Status != solver.Infeasible {
-				t.Fatalf("trial %d: infeasible model, status %v", trial, res.Status)
+			if res.Termination != Infeasible || res.Answer != InfeasibleModel {
+				t.Fatalf("trial %d: infeasible model, %v, %v", trial, res.Termination, res.Answer)
 			}
 			continue
 		}
-		if res.Status != solver.Solved || math.Abs(res.Energy-want) > 1e-9*(1+math.Abs(want)) || res.Gap > 1e-9*(1+math.Abs(want)) {
-			t.Fatalf("trial %d: status %v energy %v gap %v, optimum %v", trial, res.Status, res.Energy, res.Gap, want)
+		if res.Termination != Converged || res.Answer != Optimal || math.Abs(res.Energy-want) > 1e-9*(1+math.Abs(want)) || res.Gap > 1e-9*(1+math.Abs(want)) {
+			t.Fatalf("trial %d: %v, %v, energy %v gap %v, optimum %v", trial, res.Termination, res.Answer, res.Energy, res.Gap, want)
 		}
 		for v, c := range clamp {
 			if c >= 0 && res.Assignment[v] != c {
@@ -107,7 +107,7 @@ func TestIterativeRounding(t *testing.T) {
 		}
 		for _, polish := range []bool{true, false} {
 			for _, name := range []string{"sdpad", "sdpad-lr"} {
-				res, err := Solve(context.Background(), m, Settings{Solver: name, Rounding: RoundIterative, NoPolish: !polish})
+				res, err := Solve(context.Background(), m, Settings{Solver: name, Options: methods.SDPADOptions{RelaxOptions: methods.RelaxOptions{Rounding: methods.RoundIterative}}, NoPolish: !polish})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -121,7 +121,7 @@ func TestIterativeRounding(t *testing.T) {
 			}
 		}
 	}
-	if _, err := Solve(context.Background(), randmodel.New(r, randmodel.Options{Vars: 2, MaxCard: 2, Factors: 1, MaxArity: 2}), Settings{Solver: "sdpad", Rounding: "bogus"}); err == nil {
+	if _, err := Solve(context.Background(), randmodel.New(r, randmodel.Options{Vars: 2, MaxCard: 2, Factors: 1, MaxArity: 2}), Settings{Solver: "sdpad", Options: methods.SDPADOptions{RelaxOptions: methods.RelaxOptions{Rounding: "bogus"}}}); err == nil {
 		t.Fatal("unknown rounding accepted")
 	}
 }

@@ -19,7 +19,7 @@ const (
 	// only (the SDR solvers' TolLoose at the iteration limit).
 	ConvergedLoosely Termination = "converged-loosely"
 	IterationLimit   Termination = "iteration-limit"
-	TimeLimit        Termination = "time-limit"
+	OutOfTime        Termination = "time-limit"  // the time limit (the context's deadline) ended the run
 	Interrupted      Termination = "interrupted" // cancelled: Ctrl-C or the context
 	Infeasible       Termination = "infeasible"  // the model was proven to have no assignment of finite energy
 	NumericalFailure Termination = "failed"      // the method failed numerically
@@ -52,8 +52,8 @@ func terminationOf(s solver.Status) Termination {
 		return ConvergedLoosely
 	case solver.MaxIterations:
 		return IterationLimit
-	case solver.TimeLimit:
-		return TimeLimit
+	case solver.OutOfTime:
+		return OutOfTime
 	case solver.Interrupted:
 		return Interrupted
 	case solver.Infeasible:
@@ -64,7 +64,7 @@ func terminationOf(s solver.Status) Termination {
 
 func answerOf(r *Result) Answer {
 	switch {
-	case r.Status == solver.Infeasible:
+	case r.Termination == Infeasible:
 		return InfeasibleModel
 	case math.IsInf(r.Energy, 1):
 		return NoAssignment

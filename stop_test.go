@@ -10,6 +10,7 @@ import (
 
 	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/methods"
 	"github.com/sdrmap/sdrmap/model"
 )
 
@@ -59,11 +60,14 @@ func TestCancelStopsEverySolver(t *testing.T) {
 				})
 			}
 			time.AfterFunc(time.Second, stop)
-			s := sdrmap.Settings{Solver: name, MaxStates: 1e16, Progress: func(p sdrmap.Progress) {
+			s := sdrmap.Settings{Solver: name, Progress: func(p sdrmap.Progress) {
 				if p.Stage != "" {
 					stop()
 				}
 			}}
+			if name == "exact" {
+				s.Options = methods.ExactOptions{MaxStates: 1e16}
+			}
 			res, err := sdrmap.Solve(ctx, m, s)
 			cpu, ended := cpuTime(t), time.Now()
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/methods"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/solver"
 )
@@ -54,7 +55,7 @@ func TestSolveRestarts(t *testing.T) {
 	want := m.Energy(planted)
 	for _, name := range []string{"sdpad", "sdpad-lr"} {
 		for _, off := range []bool{false, true} {
-			res, err := Solve(context.Background(), m, Settings{Solver: name, Tol: 1e-6, NoRestart: off, NoProbe: true})
+			res, err := Solve(context.Background(), m, Settings{Solver: name, Options: methods.SDPADOptions{RelaxOptions: methods.RelaxOptions{Tol: 1e-6, NoProbe: true}, NoRestart: off}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,18 +82,19 @@ func TestSolveComplement(t *testing.T) {
 	want := m.Energy(planted)
 	for _, name := range []string{"sdpad", "sdpad-lr"} {
 		for _, probe := range []bool{false, true} {
-			set := Settings{Solver: name, Tol: 1e-3, NoProbe: true}
+			o := methods.RelaxOptions{Tol: 1e-3, NoProbe: true}
 			if probe {
-				set.Tol, set.NoProbe = 1e-8, false
+				o = methods.RelaxOptions{Tol: 1e-8}
 			}
+			set := Settings{Solver: name, Options: methods.SDPADOptions{RelaxOptions: o}}
 			res, err := Solve(context.Background(), m, set)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if res.Energy != want || !solver.Proven(res.Energy, res.Bound) || res.SDR == nil || !res.SDR.Complement ||
-				res.Status != solver.Solved || probe && res.Iterations > 200 {
+				res.Termination != Converged || probe && res.Iterations > 200 {
 				t.Fatalf("%s, probe %v: %v after %d iterations, energy %v (planted %v), bound %v, SDR figures %+v",
-					name, probe, res.Status, res.Iterations, res.Energy, want, res.Bound, res.SDR)
+					name, probe, res.Termination, res.Iterations, res.Energy, want, res.Bound, res.SDR)
 			}
 			t.Logf("%s, probe %v: %d iterations, gap %.2g", name, probe, res.Iterations, res.Gap)
 		}

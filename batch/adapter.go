@@ -19,9 +19,6 @@ type Flags = solvecmd.Flags
 // hdf5 reports that this build reads OpenGM HDF5 models.
 const hdf5 = opengm.Enabled
 
-// statusError is the status of a record whose model failed to read or solve.
-const statusError = "error"
-
 // checkFlags reports a bad solve flag before the batch starts.
 func checkFlags(fl Flags) error {
 	_, err := fl.Settings()
@@ -33,12 +30,12 @@ func checkFlags(fl Flags) error {
 // interrupted reports that ctx ended the run before its own end (Ctrl-C):
 // such a run gets no record, so that a re-run solves the model again.
 func solve(ctx context.Context, it Item, fl Flags) (rec Record, x []int, interrupted bool) {
-	rec = Record{Input: it.Input, Evidence: it.Evidence, Status: statusError, Energy: inf(1), Log10: inf(-1),
-		Bound: inf(-1), Gap: inf(1), Solver: fl.Solver, Seed: fl.Seed,
+	rec = Record{Input: it.Input, Evidence: it.Evidence, Seed: fl.Seed, Record: sdrmap.Record{
+		Solver: fl.Solver, Energy: inf(1), Log10: inf(-1), Bound: inf(-1), Gap: inf(1)},
 		InputSHA256: it.InputSHA256, EvidenceSHA256: it.EvidenceSHA256}
 	defer func() {
 		if p := recover(); p != nil {
-			rec.Status, rec.Error, x = statusError, fmt.Sprintf("panic: %v", p), nil
+			rec.Error, x = fmt.Sprintf("panic: %v", p), nil
 		}
 	}()
 	s, err := fl.Settings()
@@ -46,7 +43,7 @@ func solve(ctx context.Context, it Item, fl Flags) (rec Record, x []int, interru
 		rec.Error = err.Error()
 		return rec, nil, false
 	}
-	in, err := solvecmd.Load(it.Input, it.Evidence)
+	in, err := fl.LimitFlags.Load(it.Input, it.Evidence)
 	if err != nil {
 		rec.Error = err.Error()
 		return rec, nil, false
@@ -60,15 +57,13 @@ func solve(ctx context.Context, it Item, fl Flags) (rec Record, x []int, interru
 		rec.Error = fmt.Sprintf("%s: %v", it.Input, err)
 		return rec, nil, false
 	}
-	rec.Status, rec.Solver, rec.TimeS = res.Status.String(), res.Solver, res.Time.Seconds()
-	rec.Termination, rec.Answer = string(res.Termination), string(res.Answer)
-	rec.Energy, rec.Log10 = jsonfloat.Float(res.Energy), jsonfloat.Float(res.Log10)
-	rec.Bound, rec.Gap = jsonfloat.Float(res.Bound), jsonfloat.Float(res.Gap)
+	rec.Record = res.Record()
+	rec.Assignment = nil // in the .MPE file
 	return rec, res.Assignment, false
 }
 
 // proven reports that a record's assignment is proven optimal.
-func proven(r Record) bool { return r.Answer == string(sdrmap.Optimal) }
+func proven(r Record) bool { return r.Answer == sdrmap.Optimal }
 
 // writeMPE writes an assignment in the UAI result format, atomically.
 func writeMPE(path string, x []int) error { return solvecmd.WriteResultFile(path, x) }

@@ -37,25 +37,20 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
-	"github.com/sdrmap/sdrmap/internal/jsonfloat"
+	"github.com/sdrmap/sdrmap"
 )
 
-// Record is one line of results.jsonl.
+// Record is one line of results.jsonl: the run's sdrmap.Record (the
+// encoding of `sdrmap solve --json`, without the assignment, which is in
+// Output) between the model's files and the seed; a model that failed to
+// read or solve has Error and no termination or answer.
 type Record struct {
-	Input       string          `json:"input"`
-	Evidence    string          `json:"evidence,omitempty"`
-	Output      string          `json:"output,omitempty"` // the .MPE file, relative to the output folder
-	Status      string          `json:"status"`           // sdrmap solve's, or "error"
-	Termination string          `json:"termination,omitempty"`
-	Answer      string          `json:"answer,omitempty"`
-	Energy      jsonfloat.Float `json:"energy"`
-	Log10       jsonfloat.Float `json:"log10"`
-	Bound       jsonfloat.Float `json:"bound"`
-	Gap         jsonfloat.Float `json:"gap"`
-	TimeS       float64         `json:"time_s"`
-	Solver      string          `json:"solver"`
-	Seed        uint64          `json:"seed"`
-	Error       string          `json:"error,omitempty"`
+	Input    string `json:"input"`
+	Evidence string `json:"evidence,omitempty"`
+	Output   string `json:"output,omitempty"` // the .MPE file, relative to the output folder
+	sdrmap.Record
+	Seed  uint64 `json:"seed"`
+	Error string `json:"error,omitempty"`
 	// The input's identity (with its path under its input folder, the
 	// record's own path): a re-run skips the model only when they match.
 	InputSHA256    string `json:"input_sha256,omitempty"`

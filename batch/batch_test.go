@@ -22,6 +22,7 @@ import (
 	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/spf13/pflag"
 
+	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/jsonfloat"
@@ -204,8 +205,8 @@ func TestBatch(t *testing.T) {
 			continue
 		}
 		if filepath.Base(it.Input) == "bad.uai" {
-			if r.Status != statusError || !strings.Contains(r.Error, "bad.uai") || r.Output != "" {
-				t.Errorf("malformed file: record %+v, want status error naming the file", r)
+			if r.Error == "" || !strings.Contains(r.Error, "bad.uai") || r.Output != "" || r.Termination != "" {
+				t.Errorf("malformed file: record %+v, want an error naming the file", r)
 			}
 			continue
 		}
@@ -222,7 +223,7 @@ func TestBatch(t *testing.T) {
 			t.Errorf("%s: sdrmap eval of %s gives %v, the record says %v", it.Input, r.Output, e, r.Energy)
 		}
 		sv := sdrmapCmd(t, append([]string{"solve", "--seed", "7"}, args...)...)
-		if sv["status"] != r.Status || sv["termination"] != r.Termination || sv["answer"] != r.Answer || num(sv["energy"]) != r.Energy || num(sv["bound"]) != r.Bound ||
+		if sv["status"] != nil || sv["termination"] != string(r.Termination) || sv["answer"] != string(r.Answer) || num(sv["energy"]) != r.Energy || num(sv["bound"]) != r.Bound ||
 			num(sv["gap"]) != r.Gap || sv["solver"] != r.Solver {
 			t.Errorf("%s: sdrmap solve gives %v %v %v %v %v %v %v, the record %+v", it.Input,
 				sv["status"], sv["termination"], sv["answer"], sv["energy"], sv["bound"], sv["gap"], sv["solver"], r)
@@ -264,8 +265,8 @@ func TestTimeLimit(t *testing.T) {
 		t.Fatalf("%d records, want 3", len(recs))
 	}
 	for _, r := range recs {
-		if r.Status != "time-limit" || r.TimeS < 0.5 || r.TimeS > 0.5+slack {
-			t.Errorf("%s: status %s after %.3f s, want time-limit within %g s after 0.5 s", r.Input, r.Status, r.TimeS, slack)
+		if r.Termination != sdrmap.OutOfTime || r.TimeS < 0.5 || r.TimeS > 0.5+slack {
+			t.Errorf("%s: %s after %.3f s, want time-limit within %g s after 0.5 s", r.Input, r.Termination, r.TimeS, slack)
 		}
 	}
 }
@@ -325,7 +326,7 @@ func TestIdle(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("the batch did not end in 60 s")
 	}
-	if r := readResults(t, out)[fifo]; r.Status != "solved" {
+	if r := readResults(t, out)[fifo]; r.Termination != sdrmap.Converged {
 		t.Errorf("record %+v", r)
 	}
 	t.Logf("CPU while waiting 1 s: %v", cpu)
@@ -485,7 +486,7 @@ func TestRunnerFails(t *testing.T) {
 	in, out := t.TempDir(), t.TempDir()
 	writePotts(t, filepath.Join(in, "p0.uai"), 4, 1)
 	writePotts(t, filepath.Join(in, "p1.uai"), 4, 2)
-	done := Record{Input: filepath.Join(in, "p0.uai"), Status: "done"}
+	done := Record{Input: filepath.Join(in, "p0.uai"), Record: sdrmap.Record{Solver: "done"}}
 	if err := writeRecord(out, "p0.uai", done); err != nil {
 		t.Fatal(err)
 	}
@@ -509,7 +510,7 @@ func TestRunnerFails(t *testing.T) {
 	if sum == nil || sum.Skipped != 1 || sum.Unfinished != 1 {
 		t.Errorf("summary %+v, want 1 skipped, 1 without a record", sum)
 	}
-	if recs := readResults(t, out); len(recs) != 1 || recs[done.Input].Status != "done" {
+	if recs := readResults(t, out); len(recs) != 1 || recs[done.Input].Solver != "done" {
 		t.Errorf("results.jsonl: %v, want the record of p0.uai", recs)
 	}
 }

@@ -1,4 +1,4 @@
-// Package certify computes certified lower bounds (spec §9) for dual points
+// Package certify computes certified lower bounds (docs/relaxation.md, Certified bound) for dual points
 // of the SDR from a few smallest eigenpairs of the dual slack, found by an
 // iterative eigensolver (package eigen: LOBPCG, or Lanczos where the
 // caller asks) on the implicit operator: no N x N matrix is formed; Refine
@@ -83,10 +83,10 @@ func (op *Slack) Dim() int {
 }
 
 // Apply sets dst = U^T S' U x (S' x on the PSD cone). On the face a single
-// vector (Lanczos) goes through the sparse sdr.FaceSym, 1.6-4.2x faster;
-// a block goes through Xbar's coordinates (Face.Lift, S.MulMat,
+// vector (Lanczos) goes through the sparse sdr.FaceSym, which is faster
+// there; a block goes through Xbar's coordinates (Face.Lift, S.MulMat,
 // Face.Restrict), whose sweep by variable is faster on dense blocks
-// (BenchmarkFaceSym: ORIENT, 8 columns, 11.7 against 15.0 ms).
+// (BenchmarkFaceSym).
 func (op *Slack) Apply(dst, x *mat.Dense) {
 	if op.Face == nil {
 		op.S.MulMat(dst, x)
@@ -134,7 +134,7 @@ func Partial(prob *sdr.Problem, op eigen.Operator, y, z []float64, onFace bool, 
 	return c, res.Vectors, exact, err
 }
 
-// Face returns the certificate (§9) of the dual point (y, z >= 0) from the
+// Face returns the certificate (docs/relaxation.md, Certified bound) of the dual point (y, z >= 0) from the
 // Rank smallest eigenpairs of the compressed slack U^T S' U (sdr.Face).
 // warm (N x k, may be nil) seeds the search in Xbar's coordinates, with
 // vectors near the slack's smallest eigenvectors (such as a point the slack

@@ -17,7 +17,7 @@ import (
 )
 
 // Refine looks for a better certificate than that of the dual point
-// (y, z >= 0) by maximizing the §9 bound as a function of the dual point,
+// (y, z >= 0) by maximizing the certified bound (docs/relaxation.md) as a function of the dual point,
 //
 //	F(y, z) = -<b, y> + (n+1) lambda_min(U^T S(y, z) U),
 //
@@ -43,12 +43,10 @@ import (
 // bound (-Inf, as Partial).
 //
 // It replaces per-variable shifts of y (Shift) that covered each negative
-// eigenpair by Cauchy-Schwarz and stalled after about 10 rounds: at the
-// same rounds it ends 0.15-15 closer to the SDR value on the factor ALM's
-// dual points of Grids_20, Grids_18 and a 50 x 50 x 5 Potts grid, 208
-// closer on an SDPAD point of deer_0034, and under auto at 60 s the
-// object-detection bounds moved from 10-12% to 5-7% below the energies
-// (BENCHMARKS.md, "Bundle refinement").
+// eigenpair by Cauchy-Schwarz and stalled after a few rounds: at the same
+// rounds it ends closer to the SDR value on the grids' and the dense
+// models' dual points (bench/results/2026-11-25/NOTES.md, "Bundle
+// refinement").
 func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, s Settings) ([]float64, []float64, sdr.Certificate, error) {
 	if err := s.check(); err != nil {
 		return nil, nil, sdr.Certificate{}, err
@@ -161,8 +159,9 @@ func newRefiner(ctx context.Context, prob *sdr.Problem, y, z []float64, s Settin
 
 // refineDense reports whether Refine's eigensolves on a face of order d
 // are dense: with LAPACK's dsyevd (eigen.LAPACK) up to order
-// refineDenseMax, where a whole decomposition (about 50 ms at deer_0034's
-// 541) costs less than LOBPCG's 8 pairs (about 330 ms) and its smallest
+// refineDenseMax, where a whole decomposition costs less than LOBPCG's 8
+// pairs (bench/results/2026-11-26/NOTES.md, "LAPACK's eigensolver from
+// OpenBLAS") and its smallest
 // eigenvalue is exact to rounding (sdr.Certificate's margin covers it).
 func refineDense(d int) bool { return eigen.LAPACK() && d <= refineDenseMax }
 
@@ -387,7 +386,6 @@ func (r *refiner) smallest() (eigen.Result, float64, error) {
 // that many edges per variable (the grids; auto's sparse models) and
 // LOBPCG on denser ones. Measured with the per-variable shifts Refine used
 // before its bundle method: on the grids Lanczos's eigenpairs gave the
-// better refined bounds (Grids_20: -11116 against -11123), on the dense
-// models LOBPCG's (deer_0034 at a fixed SDPAD iterate: -10684 against
-// -10714). BENCHMARKS.md, "Lanczos certificates".
+// better refined bounds, on the dense models LOBPCG's
+// (bench/results/2026-11-25/NOTES.md, "Lanczos certificates").
 const refineSparseEdges = 3

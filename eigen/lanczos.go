@@ -22,8 +22,8 @@ import (
 // residual of the first unconverged one (the direction plain Lanczos would
 // take next). Where the wanted eigenvalues are clustered, as in the dual
 // slacks of the SDR on large grids, its Krylov space resolves the smallest
-// one with several times fewer operator applications than LOBPCG's block
-// iteration (BENCHMARKS.md, "Lanczos certificates").
+// one with fewer operator applications than LOBPCG's block iteration
+// (bench/results/2026-11-25/NOTES.md, "Lanczos certificates").
 //
 // A warm start (the columns of warm, at most k+Guard) seeds the basis, and
 // the residuals of all its unconverged wanted Ritz pairs extend it before
@@ -245,10 +245,10 @@ func (l *lanczos) run(warm *mat.Dense, keep int) (Result, error) {
 	}
 }
 
-// lanczosBlock is the block size of the Krylov steps. Blocks of 4 made
-// each operator application about twice as cheap on Grids_20's slack but
-// converged so much more slowly per application that the certified bounds
-// were looser (BENCHMARKS.md, "Lanczos certificates").
+// lanczosBlock is the block size of the Krylov steps. Larger blocks make
+// each operator application cheaper on the grids' slacks but converge so
+// much more slowly per application that the certified bounds were looser
+// (bench/results/2026-11-25/NOTES.md, "Lanczos certificates").
 const lanczosBlock = 1
 
 // lanczosCheck is the number of steps between Rayleigh–Ritz steps with

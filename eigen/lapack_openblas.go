@@ -28,11 +28,10 @@ import (
 )
 
 // init installs OpenBLAS's dsyevd, its parts and dsyrk, on one thread unless
-// OPENBLAS_NUM_THREADS says otherwise: on deer_0034 OPENBLAS_NUM_THREADS=2
-// takes 0.89 of the wall time for 1.76 times the CPU, the second thread
-// spinning while Go works (BENCHMARKS.md, "The partial
-// back-transformation"), a poor trade on a shared machine or beside other
-// goroutines.
+// OPENBLAS_NUM_THREADS says otherwise: a second thread saves little wall
+// time for much more CPU, spinning while Go works
+// (bench/results/2026-11-26/NOTES.md, "The partial back-transformation"), a
+// poor trade on a shared machine or beside other goroutines.
 func init() {
 	if os.Getenv("OPENBLAS_NUM_THREADS") == "" {
 		C.openblas_set_num_threads(1)

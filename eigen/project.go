@@ -41,8 +41,8 @@ var backend = "gonum, Dsytrd and inverse iteration"
 func Backend() string { return backend }
 
 // LAPACK reports whether Projector computes with LAPACK's dsyevd (a build
-// with the tag openblas): then a full dense eigendecomposition of order
-// 541 takes about 50 ms instead of about 500 ms.
+// with the tag openblas), whose full dense eigendecomposition is much
+// faster than gonum's (BENCHMARKS.md, section 1).
 func LAPACK() bool { return syevd != nil }
 
 // syrk is blas64.Syrk, or OpenBLAS's with the tag openblas.
@@ -150,12 +150,12 @@ func (e *Projector) Smallest(v *mat.SymDense, k int, vecs *mat.Dense) ([]float64
 }
 
 // Project sets dst = Proj_PSD(v) = sum over positive eigenvalues of lambda
-// u u^T (the step of Algorithm 1, §5) and returns the number of positive
+// u u^T (the step of Algorithm 1, docs/relaxation.md, SDPAD) and returns the number of positive
 // eigenvalues. dst may be v. It reduces v to tridiagonal form, finds all
 // eigenvalues (Dsterf), and computes eigenvectors for the sign with fewer
 // eigenvalues only (k <= n/2 of them), by inverse iteration (dstein); only if
 // that fails does it complete the full decomposition (as Dsyev), whose
-// implicit QL sweeps make it 2.3-3x slower at deer's order and rank
+// implicit QL sweeps make it several times slower at deer's order and rank
 // (BenchmarkProject601). The result is Proj(v) = B B^T from the positive
 // side, or v + B B^T from the negative side, B = eigenvectors scaled by
 // sqrt|lambda|. Built with the tag openblas it takes LAPACK's dsytrd and

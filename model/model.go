@@ -3,7 +3,7 @@
 // forbidden entries, the energy of an assignment, and the pairwise view that
 // the solvers consume (see pairwise.go).
 //
-// Conventions (spec §1): a factor table holds phi > 0 as w = ln phi; phi = 0
+// Conventions (docs/relaxation.md, Model): a factor table holds phi > 0 as w = ln phi; phi = 0
 // is a forbidden entry, kept as a flag and never as -Inf. The energy of a full
 // assignment is E(x) = -sum_f ln phi_f(x_f), lower is better, +Inf when any
 // forbidden entry is used; log10 P~(x) = sum_f log10 phi_f(x_f).
@@ -127,7 +127,7 @@ func (m *Model) MaxArity() int {
 }
 
 // SDRDimension returns N = 1 + sum_i m_i, the order of the lifted matrix of
-// the relaxation (spec §2).
+// the relaxation (docs/relaxation.md, Lifting).
 func SDRDimension(card []int) int {
 	n := 1
 	for _, c := range card {

@@ -45,7 +45,7 @@ type Edge struct {
 
 // Pairwise is the pairwise view of a model after evidence: the objective
 // f(x) = Const + sum_i w_i(x_i) + sum_E W_ij(x_i, x_j) over the free
-// variables (spec §1), with w = ln phi summed over all factors of a scope.
+// variables (docs/relaxation.md, Model), with w = ln phi summed over all factors of a scope.
 // Free variable i is variable Orig[i] of the source model.
 type Pairwise struct {
 	Card  []int

@@ -17,10 +17,10 @@ import (
 	"github.com/sdrmap/sdrmap/solver"
 )
 
-// Solver solves the SDR of prob (spec §2) in the minimization form <C,Xbar>
+// Solver solves the SDR of prob (docs/relaxation.md, Relaxation) in the minimization form <C,Xbar>
 // of package sdr. It returns an error only for invalid settings; numerical
 // trouble is status Failed, whose solution must not be used. Cancelling ctx
-// ends the run with status Interrupted, the time limit with TimeLimit; both
+// ends the run with status Interrupted, the time limit with OutOfTime; both
 // keep the last iterate and the best certified bound so far.
 type Solver interface {
 	Relax(ctx context.Context, prob *sdr.Problem, s Settings) (*Solution, error)
@@ -29,12 +29,11 @@ type Solver interface {
 // Settings are what the driver asks of every relaxation solver. Zero
 // values mean the solver's default.
 type Settings struct {
-	TimeLimit     time.Duration // 0: none
-	Tol           float64       // relative tolerance of the protocol (§8: gap and infeasibilities)
-	MaxIter       int           // iteration limit
-	Rank, MaxRank int           // factor-form solvers: initial and largest rank
-	Seed          uint64        // randomized steps; runs are deterministic per seed
-	Start         *Start        // warm start, nil for none
+	Tol           float64 // relative tolerance of the protocol (docs/relaxation.md, Protocol: gap and infeasibilities)
+	MaxIter       int     // iteration limit
+	Rank, MaxRank int     // factor-form solvers: initial and largest rank
+	Seed          uint64  // randomized steps; runs are deterministic per seed
+	Start         *Start  // warm start, nil for none
 
 	// Probe, when not nil, is called now and then with the solution so
 	// far (valid during the call only) once the iterate is near enough to
@@ -51,7 +50,7 @@ type Iterate struct {
 	Iteration int
 	Time      time.Duration // since the start of the relaxation
 	Bound     float64       // best certified energy bound so far (-Inf before the first)
-	Gap       float64       // relative gap of the protocol (§8)
+	Gap       float64       // relative gap of the protocol (docs/relaxation.md, Protocol)
 }
 
 // Start is a warm start: multipliers, a factor of Xbar and the penalty, as
@@ -74,13 +73,13 @@ type Solution struct {
 
 	Y, Z         []float64 // final dual point, layout sdr.Layout; z >= 0, one per entry of P
 	BestY, BestZ []float64 // the dual point to refine: that of EnergyBound, or one the solver deems a better start, certified or not (nil if none)
-	EnergyBound  float64   // best certified lower bound on every assignment's energy (§9), -Inf if none
+	EnergyBound  float64   // best certified lower bound on every assignment's energy (docs/relaxation.md, Certified bound), -Inf if none
 
 	PrimalObjective     float64 // <C, Xbar>
 	DualObjective       float64 // -<b, y>
-	Gap                 float64 // §8, as the solver's stopping rule measures it (factor: at a shift of y, factor.Result.Shift)
-	PrimalInfeasibility float64 // §8
-	DualInfeasibility   float64 // §8, as the solver's stopping rule measures it (sdpad: against the face's dual cone; factor: on the face, at the shifted y)
+	Gap                 float64 // docs/relaxation.md, Protocol, as the solver's stopping rule measures it (factor: at a shift of y, factor.Result.Shift)
+	PrimalInfeasibility float64 // docs/relaxation.md, Protocol
+	DualInfeasibility   float64 // docs/relaxation.md, Protocol, as the solver's stopping rule measures it (sdpad: against the face's dual cone; factor: on the face, at the shifted y)
 
 	Iterations int
 	Restarts   int     // restarts of the iteration, if the solver has them
@@ -91,8 +90,8 @@ type Solution struct {
 
 // RowFactor returns Factor, or the column X[:, 0] (the rank-one part along
 // row 0 when Xbar_00 = 1): without an eigendecomposition, enough for the
-// argmax of the marginals (rounding.Sample's first draw). FactorOf of a
-// dense X took 75 s at N = 1704 on a loaded machine.
+// argmax of the marginals (rounding.Sample's first draw), where FactorOf of
+// a dense X can take long.
 func (s *Solution) RowFactor() *mat.Dense {
 	if s.Factor != nil {
 		return s.Factor
@@ -108,9 +107,8 @@ func (s *Solution) RowFactor() *mat.Dense {
 // FactorOf returns a factor F with F F^T = Xbar: Factor, or one of X by
 // pivoted Cholesky (O(N r^2) for X of rank r), stopped when the largest
 // diagonal entry left is at most factorTol. Any F with F F^T = X gives the
-// randomized rounding the same law (F g ~ N(0, X)). The dense
-// eigendecomposition it replaces took 10 s at N = 901 on a loaded machine,
-// past a 3 s time limit.
+// randomized rounding the same law (F g ~ N(0, X)). It replaces a dense
+// eigendecomposition, which at moderate N overran short time limits.
 func (s *Solution) FactorOf() *mat.Dense {
 	if s.Factor != nil {
 		return s.Factor

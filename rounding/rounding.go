@@ -1,5 +1,5 @@
 // Package rounding turns a solution of the relaxation into assignments: the
-// paper's iterative rounding rule (spec §7) that decides which variables to
+// paper's iterative rounding rule (docs/relaxation.md, Iterative rounding) that decides which variables to
 // fix after a round, and randomized rounding from the low-rank factor.
 package rounding
 
@@ -17,7 +17,7 @@ import (
 // exceeds it is fixed after a round.
 const TMax = 0.99
 
-// Fix returns the variables the paper fixes after a round (§7): every
+// Fix returns the variables the paper fixes after a round (docs/relaxation.md, Iterative rounding): every
 // variable i with some x_ia > tmax, at that state, and the variable holding
 // the largest x_ia overall. marg[i][a] = x_ia (Problem.Marginals); the
 // observations are in the numbering of marg. Forbidden states (marginal 0)
@@ -65,7 +65,7 @@ func Sample(prob *sdr.Problem, y *mat.Dense, k int, rng *rand.Rand) [][]int {
 }
 
 // SampleCtx is Sample that stops drawing when ctx ends, after the first
-// draw (the argmax): 32 draws took 0.4 s at N = 500K.
+// draw (the argmax): at large N each draw takes a noticeable time.
 func SampleCtx(ctx context.Context, prob *sdr.Problem, y *mat.Dense, k int, rng *rand.Rand) [][]int {
 	_, r := y.Dims()
 	row0 := make([]float64, prob.N())

@@ -35,7 +35,7 @@ import (
 // When the SDR is tight at x, every dual solution (y*, z*) is
 // complementary to Xhat, so near one the slack of (yc, zc) is PSD up to
 // the solver's error on the complement of v instead of along v, and the
-// §9 bound Certify gives from it is -<b,yc> = E(x) + Const up to (n+1)
+// certified bound (docs/relaxation.md) Certify gives from it is -<b,yc> = E(x) + Const up to (n+1)
 // times that error's negative part: the certificate of x's optimality.
 // It is a valid bound for every (y, z) and x. x must have finite energy
 // (an error otherwise).

@@ -12,7 +12,7 @@ import (
 	"github.com/sdrmap/sdrmap/model"
 )
 
-// naive is the SDR built entry by entry from the definitions of §3 (plus
+// naive is the SDR built entry by entry from the definitions of docs/relaxation.md, Relaxation (plus
 // E4), as dense matrices: the oracle for the structured operators.
 type naive struct {
 	a  []*mat.SymDense // A_k in y order

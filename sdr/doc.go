@@ -3,9 +3,9 @@
 // provides it as structured operators that never form an N x N matrix
 // (except the dense bridges Sym.ToDense, Sym.AddTo, Sym.FromDense, Face and
 // Certify, which serve the dense solver and tests). The mathematics is in
-// /work/shared/spec/sdr-math.md; section numbers (§) below refer to it.
+// docs/relaxation.md, whose sections are cited by name below.
 //
-// # The relaxation (§2, §3)
+// # The relaxation (docs/relaxation.md, Lifting, Relaxation)
 //
 // The lifted matrix is Xbar = [[1, x^T], [x, X]] of order N = 1 + sum_i m_i,
 // index 0 the homogenizing coordinate and index (i,a) = Offset[i] + a. The
@@ -39,9 +39,9 @@
 // Xbar[ia,jb] = 0 (family E4, A_k = (e_ia e_jb^T + e_jb e_ia^T)/2, b_k = 0)
 // and leaves P. Every assignment of finite energy stays feasible, and E4 rows
 // are orthogonal to every other row with Gram diagonal 1/2, so (A A*)^{-1}
-// keeps its closed form (§4).
+// keeps its closed form (docs/relaxation.md, Operators).
 //
-// # Signs (§5, §8, §9)
+// # Signs (docs/relaxation.md, Operators, Protocol, Certified bound)
 //
 // The Lagrangian is L = <C,Xbar> + <y, A(Xbar) - b> - <z, P(Xbar)> with z >=
 // 0. The dual is
@@ -60,7 +60,7 @@
 // # The minimal face
 //
 // The feasible set has no interior: every feasible Xbar has Xbar v_i = 0,
-// v_i = e_0 - sum_a e_ia (§3). Face gives an orthonormal basis U of the
+// v_i = e_0 - sum_a e_ia (docs/relaxation.md, Minimal face). Face gives an orthonormal basis U of the
 // complement of the v_i (order N - n) with O(N^2) products U^T W U and U Y
 // U^T. Solvers may project onto {U Y U^T : Y PSD} instead of the PSD cone
 // (same feasible set, attained dual), and Certify uses lambda_min(U^T S' U),
@@ -74,7 +74,7 @@
 // complementary to Xhat = v v^T, v = e_0 + sum_i e_{i,x_i}: its slack
 // annihilates v and z vanishes on Xhat's support. A solver's dual iterate
 // is farthest from dual feasibility along v; Complement moves it, in
-// closed form, to a dual point complementary to Xhat, whose §9 bound is
+// closed form, to a dual point complementary to Xhat, whose certified bound (docs/relaxation.md) is
 // then E(x) up to the negative eigenvalues left on the complement of v.
 // With a unique optimum and strict complementarity these vanish near a
 // solution, and the bound proves x optimal from an iterate whose own bound

@@ -15,7 +15,7 @@ import (
 func (p *Problem) PrimalObjective(x *Sym) float64 { return p.C.Dot(x) }
 
 // DualObjective returns the dual objective -<b,y> of the minimization form
-// (package doc, §8), with compensated summation.
+// (package doc, docs/relaxation.md, Protocol), with compensated summation.
 func (p *Problem) DualObjective(y []float64) float64 {
 	var s fsum.Sum
 	for k, b := range p.B {
@@ -26,13 +26,13 @@ func (p *Problem) DualObjective(y []float64) float64 {
 	return s.Value()
 }
 
-// Gap returns the relative duality gap of §8,
+// Gap returns the relative duality gap of docs/relaxation.md, Protocol,
 // |dobj - pobj| / (1 + |dobj| + |pobj|).
 func Gap(pobj, dobj float64) float64 {
 	return math.Abs(dobj-pobj) / (1 + math.Abs(dobj) + math.Abs(pobj))
 }
 
-// PrimalInfeasibility returns the primal part of §8's inf,
+// PrimalInfeasibility returns the primal part of the Protocol's (docs/relaxation.md) inf,
 // (||A(X) - b||_2 + ||min(P(X), 0)||_2) / (1 + ||b||_2), reading X on the
 // pattern. ax and px are scratch of lengths Y.Len and NumZ (nil: allocated).
 func (p *Problem) PrimalInfeasibility(x *Sym, ax, px []float64) float64 {
@@ -53,7 +53,7 @@ func (p *Problem) PrimalInfeasibility(x *Sym, ax, px []float64) float64 {
 }
 
 // Certificate is what dense eigenvalue computations of the dual slack
-// S' = C + A*(y) - P*(z) give (§8, §9), for y and z >= 0: on the whole
+// S' = C + A*(y) - P*(z) give (docs/relaxation.md, Protocol, Certified bound), for y and z >= 0: on the whole
 // space, and compressed to the minimal face F = {U Y U^T : Y PSD} (see
 // Face). Every feasible Xbar is U Y U^T with Y PSD and trace(Y) = n+1, so
 // <C,Xbar> >= -<b,y> + (n+1) min(0, lambda_min(U^T S' U)); by interlacing
@@ -73,7 +73,7 @@ type Certificate struct {
 	LambdaMinFace float64 // computed smallest eigenvalue of U^T S' U (NaN if not computed)
 	Margin        float64 // rounding margin subtracted from the eigenvalues in the bounds
 
-	// DualInfeasibility is §8's ||S' - (S')_+||_F / (1 + ||C||_F), the norm
+	// DualInfeasibility is the Protocol's (docs/relaxation.md) ||S' - (S')_+||_F / (1 + ||C||_F), the norm
 	// of the negative eigenvalues of S' (NaN if not computed).
 	DualInfeasibility float64
 	// FaceDualInfeasibility is the same for U^T S' U: the distance of S'
@@ -87,13 +87,13 @@ type Certificate struct {
 
 	// EnergyBound = LowerBound - Const (less rounding) is a certified lower
 	// bound on the energy E(x) = -f(x) of every assignment; -EnergyBound is
-	// the upper bound UB of §9 on max f (f including Const).
+	// the upper bound UB (docs/relaxation.md, Certified bound) on max f (f including Const).
 	EnergyBound float64
 }
 
 // Certify computes the eigenvalues of S' = C + A*(y) - P*(z) and of its
 // compression to the face densely and returns the dual infeasibilities and
-// the certified bounds (§8, §9). z must be >= 0 (checked). It costs two
+// the certified bounds (docs/relaxation.md, Protocol, Certified bound). z must be >= 0 (checked). It costs two
 // dense eigenvalue computations, of orders N and N - n.
 func (p *Problem) Certify(y, z []float64) (Certificate, error) {
 	if err := p.checkDual(y, z); err != nil {
@@ -216,7 +216,7 @@ func partialNeg(vals []float64, order int, t float64) float64 {
 // ShiftDual returns y + t w, where w is 1 on E0 and on every E1_i and E2_ia
 // and 0 elsewhere: A*(w) = I and <b,w> = n+1, so the slack of y + t w is
 // S' + t I (on the face, U^T S' U + t I) and its dual objective
-// -<b,y> - (n+1) t. This is the identity behind §9's bound, which is the
+// -<b,y> - (n+1) t. This is the identity behind the certified bound (docs/relaxation.md), which is the
 // dual objective of y + t w at t = -lambda_min.
 func (p *Problem) ShiftDual(y []float64, t float64) []float64 {
 	s := append([]float64(nil), y...)
@@ -228,7 +228,7 @@ func (p *Problem) ShiftDual(y []float64, t float64) []float64 {
 }
 
 // BestShift returns a t >= 0 for which ShiftDual(y, t) has a small larger
-// of §8's gap to pobj and dual infeasibility (the smallest over 0, -v for
+// of the Protocol's (docs/relaxation.md) gap to pobj and dual infeasibility (the smallest over 0, -v for
 // the negative estimates v in vals, and shiftGrid steps up to -min(vals)),
 // with those two. vals estimates the smallest eigenvalues of the slack of
 // y (on the face when face is true), dobj is -<b,y>, and the dual
@@ -288,7 +288,7 @@ func (p *Problem) checkDual(y, z []float64) error {
 	return nil
 }
 
-// Bound returns the §9 bounds from y and a number lambda known to be at most
+// Bound returns the certified bounds (docs/relaxation.md, Certified bound) from y and a number lambda known to be at most
 // lambda_min(C + A*(y) - P*(z)) for some z >= 0: lower = -<b,y> + (n+1)
 // min(0, lambda) on min <C,Xbar>, and energy = lower - Const on the energy of
 // every assignment, both lowered by 8 eps of their magnitude for rounding.

@@ -72,7 +72,7 @@ func TestCertifyRandomDuals(t *testing.T) {
 	}
 }
 
-// TestProtocolMeasures checks the §8 measures on an integral feasible point
+// TestProtocolMeasures checks the measures of docs/relaxation.md, Protocol on an integral feasible point
 // (zero primal infeasibility) and on a perturbed one.
 func TestProtocolMeasures(t *testing.T) {
 	for _, p := range randProblems(t, 7, 40) {

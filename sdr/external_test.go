@@ -21,7 +21,7 @@ import (
 )
 
 // unaryOnRow0 returns p with the unary term moved from the diagonal to row
-// 0: C[0,ia] = C[ia,0] = -w_i(a)/2 (spec §3).
+// 0: C[0,ia] = C[ia,0] = -w_i(a)/2 (docs/relaxation.md, Relaxation).
 func unaryOnRow0(p *sdr.Problem) *sdr.Problem {
 	q := *p
 	c := sdr.NewSym(&q)
@@ -74,7 +74,7 @@ func TestUnaryPlacement(t *testing.T) {
 	}
 }
 
-// TestSDPASignWithCSDP solves the export of the remark example (spec §10)
+// TestSDPASignWithCSDP solves the export of the remark example (docs/relaxation.md, Small cases)
 // with CSDP: its objective values must be -min <C,Xbar> = 1.
 func TestSDPASignWithCSDP(t *testing.T) {
 	bin, err := exec.LookPath("csdp")

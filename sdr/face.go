@@ -9,7 +9,7 @@ import (
 )
 
 // Face is the minimal face of the PSD cone that holds the feasible set of
-// the SDR (§3, "No strictly feasible point"): F = {X PSD : X v_i = 0 for all
+// the SDR (docs/relaxation.md, Minimal face): F = {X PSD : X v_i = 0 for all
 // i}, v_i = e_0 - sum_a e_ia, of dimension d = N - n. It is F = {U Y U^T : Y
 // PSD of order d} for the orthonormal basis
 //

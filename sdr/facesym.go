@@ -12,7 +12,7 @@ import (
 // restricted to them, and the direction g a dense row. Applying it costs
 // O(k * pattern) without the lift to Xbar's coordinates and back that
 // Lift, S.MulMat and Restrict take (the eigensolves of the certificates,
-// §9, apply it hundreds of times per slack).
+// docs/relaxation.md, Certified bound, apply it hundreds of times per slack).
 type FaceSym struct {
 	f    *Face
 	g    []float64   // row g of U^T S U (entry 0: g^T T g)

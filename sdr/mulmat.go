@@ -16,7 +16,7 @@ const (
 	kindPattern
 )
 
-// MulMat sets dst = S x for an N x k block x (§6: the matvec of the Lanczos
+// MulMat sets dst = S x for an N x k block x (docs/relaxation.md, SDPAD-LR: the matvec of the Lanczos
 // eigensolver), in O(k * pattern) time and without allocating. dst must be
 // N x k and must not share memory with x. Above N*k = 32768 the rows are
 // split over two goroutines.
@@ -43,7 +43,7 @@ func (s *Sym) MulMat(dst, x *mat.Dense) {
 	s.par.x, s.par.d = blas64.General{}, blas64.General{}
 }
 
-// PatternOf sets s to Y Y^T on the pattern (§6: the low-rank iterate seen
+// PatternOf sets s to Y Y^T on the pattern (docs/relaxation.md, SDPAD-LR: the low-rank iterate seen
 // through A and P), for Y of size N x r, in O(r * pattern) time.
 func (s *Sym) PatternOf(y *mat.Dense) {
 	yr := y.RawMatrix()

@@ -2,7 +2,7 @@ package sdr
 
 import "fmt"
 
-// A returns A(X) (§3 plus E4): <A_k, X> for every row of y, into dst (of
+// A returns A(X) (docs/relaxation.md, Relaxation): <A_k, X> for every row of y, into dst (of
 // length Y.Len; allocated when nil). X is read on the pattern only.
 func (p *Problem) A(x *Sym, dst []float64) []float64 {
 	dst = p.vec(dst, p.Y.Len, "A")
@@ -127,7 +127,7 @@ func (p *Problem) PStar(dst *Sym, alpha float64, z []float64) {
 	}
 }
 
-// ApplyAAtInv replaces v by (A A*)^{-1} v in O(len(v)) (§4): E0 is
+// ApplyAAtInv replaces v by (A A*)^{-1} v in O(len(v)) (docs/relaxation.md, Operators): E0 is
 // orthonormal, E3 and E4 rows have Gram diagonal 1/2, and per variable the
 // block over (E1_i, E2_i.) has the inverse
 // [[3/m, (1/m) 1^T], [(1/m) 1, (2/3) I + (1/(3m)) 1 1^T]].
@@ -155,7 +155,7 @@ func (p *Problem) ApplyAAtInv(v []float64) {
 	}
 }
 
-// DualSlack sets dst = S' = C + A*(y) - P*(z), the dual slack of §8 (PSD
+// DualSlack sets dst = S' = C + A*(y) - P*(z), the dual slack of docs/relaxation.md, Protocol (PSD
 // exactly when (y, z) is dual feasible).
 func (p *Problem) DualSlack(dst *Sym, y, z []float64) {
 	dst.CopyFrom(p.C)

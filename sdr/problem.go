@@ -24,7 +24,7 @@ type Edge struct {
 	Y4        int // index in y of the edge's first E4 row
 }
 
-// Layout gives the position of each constraint family in y (§3 plus E4):
+// Layout gives the position of each constraint family in y (docs/relaxation.md, Relaxation):
 // y = [E0 | E1_i | E2_ia | E3_iab (a<b) | E4]. E0 is y[0].
 type Layout struct {
 	E1, E2, E3, E4 int   // first index of each family
@@ -32,7 +32,7 @@ type Layout struct {
 	Len            int   // len(y)
 }
 
-// Problem is the SDR of a pairwise model (§3) with forbidden entries handled
+// Problem is the SDR of a pairwise model (docs/relaxation.md, Relaxation) with forbidden entries handled
 // as described in the package doc. It is read-only after Build.
 type Problem struct {
 	Pairwise *model.Pairwise // the source; variable i of the Problem is variable i of the Pairwise
@@ -45,7 +45,7 @@ type Problem struct {
 	Y    Layout
 	NumZ int // len(z) = number of allowed edge entries
 
-	C     *Sym      // cost, unary on the diagonal (§3)
+	C     *Sym      // cost, unary on the diagonal (docs/relaxation.md, Relaxation)
 	B     []float64 // right-hand side b, len Y.Len
 	Const float64   // the Pairwise's Const: energy = <C,Xbar> - Const
 
@@ -151,7 +151,7 @@ func Build(p *model.Pairwise) (*Problem, error) {
 	return prob, nil
 }
 
-// cost returns C of §3: C[ia,ia] = -w_i(a), C[ia,jb] = C[jb,ia] = -W_ij(a,b)/2
+// cost returns C of docs/relaxation.md, Relaxation: C[ia,ia] = -w_i(a), C[ia,jb] = C[jb,ia] = -W_ij(a,b)/2
 // (0 on forbidden pairs, which E4 pins to 0).
 func (p *Problem) cost() *Sym {
 	c := NewSym(p)

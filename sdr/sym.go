@@ -10,7 +10,7 @@ import (
 )
 
 // Sym is a symmetric N x N matrix supported on row/column 0, the diagonal
-// blocks (i,i) and the edge blocks (i,j) of a Problem (§6: the pattern of C,
+// blocks (i,i) and the edge blocks (i,j) of a Problem (docs/relaxation.md, SDPAD-LR: the pattern of C,
 // A*(y) and P*(z)). Create it with NewSym; the slices share one backing
 // array and must not be reassigned. A Sym is not safe for concurrent use.
 type Sym struct {

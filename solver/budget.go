@@ -7,29 +7,56 @@ import (
 	"time"
 )
 
-// The time-limit contract of every solver: the run ends at most about one
-// second after its limit. A solver turns its limit into a deadline on its
-// context with WithLimit and hands that context to every phase, down to
-// the inner loops (eigen.Settings.Stop = Done(ctx)); a phase that cannot
-// check ctx must be short. StopStatus then says why ctx ended.
+// The clock of every solver: the deadline of its context is the only time
+// limit. A solver hands its context to every phase, down to the inner
+// loops (eigen.Settings.Stop = Done(ctx)); a phase that cannot check ctx
+// must be short. A phase that may take only part of the time left runs
+// under Share(ctx, f). StopStatus then says why ctx ended.
 
-// WithLimit returns ctx with a deadline limit from now when limit > 0, else
-// ctx as it is (with a cancel function either way).
-func WithLimit(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc) {
-	if limit > 0 {
-		return context.WithTimeout(ctx, limit)
+// runKey holds, in a context made by Share, the context of the whole run:
+// the one before any Share.
+type runKey struct{}
+
+// Share returns ctx with its deadline brought forward to now + share times
+// the time ctx has left, or ctx as it is (with a cancel function either
+// way) when it has no deadline or share >= 1. The deadline of the context
+// before any Share stays that of the whole run (Late).
+func Share(ctx context.Context, share float64) (context.Context, context.CancelFunc) {
+	d, ok := ctx.Deadline()
+	if !ok || share >= 1 {
+		return context.WithCancel(ctx)
 	}
-	return context.WithCancel(ctx)
+	if ctx.Value(runKey{}) == nil {
+		ctx = context.WithValue(ctx, runKey{}, ctx)
+	}
+	return context.WithDeadline(ctx, time.Now().Add(time.Duration(share*float64(time.Until(d)))))
 }
 
-// StopStatus returns TimeLimit when ctx passed its deadline, Interrupted
+// Late reports whether the deadline of the whole run has passed: that of
+// ctx before any Share. A phase past its own share but not the run's may
+// still finish its work (a closing certificate).
+func Late(ctx context.Context) bool {
+	if run, ok := ctx.Value(runKey{}).(context.Context); ok {
+		ctx = run
+	}
+	return StopStatus(ctx) == OutOfTime
+}
+
+// HasDeadline reports whether ctx has a deadline: the run has a time limit
+// and wants it used (more searches, no stall limit).
+func HasDeadline(ctx context.Context) bool {
+	_, ok := ctx.Deadline()
+	return ok
+}
+
+// StopStatus returns OutOfTime when ctx passed its deadline, Interrupted
 // when it was cancelled, and Unsolved while it runs.
 func StopStatus(ctx context.Context) Status {
 	switch err := ctx.Err(); {
 	case err == nil:
 		return Unsolved
 	case errors.Is(err, context.DeadlineExceeded):
-		return TimeLimit
+		return OutOfTime
 	default:
 		return Interrupted
 	}

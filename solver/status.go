@@ -13,7 +13,7 @@ const (
 	Solved                         // converged to the requested tolerance (exact: proven optimal)
 	SolvedInaccurate               // stopped with a point that meets a looser tolerance only
 	MaxIterations                  // iteration limit reached; the result is the last iterate
-	TimeLimit                      // time limit reached; the result is the best found so far
+	OutOfTime                      // the context's deadline (the time limit) passed; the result is the best found so far
 	Interrupted                    // cancelled (Ctrl-C or context); the result is the best so far
 	Infeasible                     // the model has no assignment of finite energy
 	Failed                         // numerical failure; the result must not be used

@@ -7,31 +7,32 @@ import (
 	"io"
 	"os"
 
+	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/internal/jsonfloat"
 )
 
 // Record is one JSON line of results.jsonl: one solver on one instance.
-// Energies follow the UAI convention (lower is better, +Inf without an
-// assignment of finite energy); infinities and NaN are written as the
-// strings "+Inf", "-Inf" and "NaN".
+// The run's figures are an sdrmap.Record, the encoding of `sdrmap solve
+// --json` (without the assignment): for sdrmap's methods that of the first
+// run, with time_s the median wall time over the repeats; the peers fill
+// its solver, energy, bound, gap, iterations and time_s. Energies follow
+// the UAI convention (lower is better, +Inf without an assignment of finite
+// energy); infinities and NaN are written as the strings "+Inf", "-Inf" and
+// "NaN".
 type Record struct {
 	Instance string `json:"instance"`
 	Category string `json:"category"`
 	Source   string `json:"source"` // the model file, or the gen command line
-	Solver   string `json:"solver"`
-	// Status is the solver's own status ("solved", "time-limit", ... for
-	// sdrmap's solvers; "optimal", "time limit", ... for the peers),
+	sdrmap.Record
+	// Status is a peer's own status ("optimal", "time limit", ...),
 	// "skipped" when the solver is not installed, "error" when the run
-	// failed (Error says why).
-	Status     string    `json:"status"`
+	// failed (Error says why), "interrupted"; empty for sdrmap's methods,
+	// whose termination and answer say it (records before 2026-11-27 have
+	// their legacy status here).
+	Status     string    `json:"status,omitempty"`
 	Reason     string    `json:"reason,omitempty"`
 	Error      string    `json:"error,omitempty"`
-	Energy     Float     `json:"energy"` // energy of the assignment found (MAP solvers)
-	Bound      Float     `json:"bound"`  // proven lower bound on the optimal energy
-	Gap        Float     `json:"gap"`    // energy - bound
-	Iterations int       `json:"iterations,omitempty"`
-	SDP        *SDP      `json:"sdp,omitempty"` // relaxation figures (SDP solvers)
-	TimeS      float64   `json:"time_s"`        // median wall time over the repeats, seconds
+	SDP        *SDP      `json:"sdp,omitempty"` // relaxation figures of the SDP peers (and of sdrmap's methods in records before 2026-11-27; now Record.SDR)
 	Times      []float64 `json:"times"`         // wall time of every repeat, seconds
 	TimeLimitS float64   `json:"time_limit_s"`
 	Seed       uint64    `json:"seed"`
@@ -52,7 +53,7 @@ type Record struct {
 	Date            string       `json:"date"` // RFC 3339, UTC, when the run ended
 }
 
-// SDP holds the relaxation figures (spec §8) in sdrmap's minimization
+// SDP holds the relaxation figures (docs/relaxation.md, Protocol) in sdrmap's minimization
 // convention: objective <C, Xbar>, its dual bound, the relative gap
 // |pobj - dobj| / (1 + |pobj| + |dobj|) and the primal infeasibility.
 type SDP struct {
@@ -96,6 +97,26 @@ type Machine struct {
 	CPU      string `json:"cpu,omitempty"`
 	NumCPU   int    `json:"ncpu"`
 	MemBytes int64  `json:"mem_total_bytes,omitempty"`
+}
+
+// sdp returns the relaxation figures of r: SDP, or those of an sdrmap
+// method's Record.SDR.
+func (r *Record) sdp() *SDP {
+	if r.SDP != nil || r.SDR == nil {
+		return r.SDP
+	}
+	d := r.SDR
+	return &SDP{Objective: Float(d.PrimalObjective), Dual: Float(d.DualObjective), Gap: Float(d.Gap),
+		PInf: Float(d.PrimalInfeasibility), Dimension: d.Dimension, Rank: d.Rank}
+}
+
+// status is what r's status column shows: Status, or an sdrmap method's
+// termination and answer.
+func (r *Record) status() string {
+	if r.Status != "" || r.Termination == "" {
+		return r.Status
+	}
+	return string(r.Termination) + ", " + string(r.Answer)
 }
 
 // Float is a float64 in sdrmap's JSON encoding (package jsonfloat).

@@ -282,16 +282,16 @@ func table3(b *strings.Builder, v *view) {
 				continue
 			}
 			n := "—"
-			cells := []string{in, n, s, "—", "—", "—", "—", r.Status}
-			if r.SDP != nil {
-				if r.SDP.Dimension > 0 {
-					cells[1] = fmt.Sprint(r.SDP.Dimension)
+			cells := []string{in, n, s, "—", "—", "—", "—", r.status()}
+			if d := r.sdp(); d != nil {
+				if d.Dimension > 0 {
+					cells[1] = fmt.Sprint(d.Dimension)
 				}
-				if o := float64(r.SDP.Objective); !math.IsNaN(o) {
+				if o := float64(d.Objective); !math.IsNaN(o) {
 					cells[4] = fmt.Sprintf("%.8g", o)
 				}
-				cells[5] = sci(float64(r.SDP.Gap))
-				cells[6] = sci(float64(r.SDP.PInf))
+				cells[5] = sci(float64(d.Gap))
+				cells[6] = sci(float64(d.PInf))
 			}
 			if ran(r) || r.Status == StatusError {
 				cells[3] = num(r.TimeS)

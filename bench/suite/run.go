@@ -21,6 +21,7 @@ import (
 	"github.com/sdrmap/sdrmap/bench/peers"
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/higherorder"
+	"github.com/sdrmap/sdrmap/methods"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/sdr"
 )
@@ -46,7 +47,7 @@ const MaxTrace = 200
 // IsSDP reports whether the solver solves the relaxation (Table 3): the
 // external SDP solvers and sdrmap's relaxation methods (Method.Relaxation).
 func IsSDP(solver string) bool {
-	if m, ok := sdrmap.Lookup(solver); ok {
+	if m, ok := methods.Lookup(solver); ok {
 		return m.Relaxation()
 	}
 	return !IsMAP(solver)
@@ -168,7 +169,7 @@ func Run(ctx context.Context, entries []Entry, o Options) ([]Record, error) {
 
 // summary is the log line of a record.
 func summary(r *Record) string {
-	s := fmt.Sprintf("%s %s: %s", r.Instance, r.Solver, r.Status)
+	s := fmt.Sprintf("%s %s: %s", r.Instance, r.Solver, r.status())
 	switch r.Status {
 	case StatusSkipped:
 		return s
@@ -181,8 +182,8 @@ func summary(r *Record) string {
 	if b := float64(r.Bound); !math.IsNaN(b) && !math.IsInf(b, -1) {
 		s += fmt.Sprintf(", bound %.9g", b)
 	}
-	if r.SDP != nil {
-		s += fmt.Sprintf(", sdp gap %.2e, pinf %.2e", float64(r.SDP.Gap), float64(r.SDP.PInf))
+	if d := r.sdp(); d != nil {
+		s += fmt.Sprintf(", sdp gap %.2e, pinf %.2e", float64(d.Gap), float64(d.PInf))
 	}
 	return s + fmt.Sprintf(", %.3gs", r.TimeS)
 }
@@ -404,21 +405,17 @@ func (in *instance) runSdrmap(ctx context.Context, rec *Record, o Options, first
 	if err != nil || !first {
 		return wall, err
 	}
-	rec.Status, rec.Iterations = res.Status.String(), res.Iterations
-	rec.Energy, rec.Bound, rec.Gap = Float(res.Energy), Float(res.Bound), Float(res.Gap)
+	rec.Record = res.Record()
+	rec.Assignment = nil
 	rec.MemPeakBytes, rec.MemSource, rec.MaxRSSSelfBytes = peak, "go-runtime-sampled", maxRSSSelf()
-	if d := res.SDR; d != nil {
-		rec.SDP = &SDP{Objective: Float(d.PrimalObjective), Dual: Float(d.DualObjective), Gap: Float(d.Gap),
-			PInf: Float(d.PrimalInfeasibility), Dimension: d.Dimension, Rank: d.Rank}
-	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(trace) > 0 {
 		rec.Trace = subsample(trace, MaxTrace)
 	} else {
 		p := TracePoint{T: wall, Energy: rec.Energy, Bound: rec.Bound, SDPGap: Float(math.NaN())}
-		if rec.SDP != nil {
-			p.SDPGap = rec.SDP.Gap
+		if rec.SDR != nil {
+			p.SDPGap = Float(rec.SDR.Gap)
 		}
 		rec.Trace = []TracePoint{p}
 	}

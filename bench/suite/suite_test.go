@@ -270,8 +270,8 @@ func TestRunRender(t *testing.T) {
 		if len(r.Trace) == 0 || len(r.Trace) > MaxTrace {
 			t.Errorf("%s %s: %d trace points", r.Instance, r.Solver, len(r.Trace))
 		}
-		if (r.SDP != nil) != (r.Solver == "sdpad-lr") {
-			t.Errorf("%s %s: sdp %+v", r.Instance, r.Solver, r.SDP)
+		if (r.sdp() != nil) != (r.Solver == "sdpad-lr") || r.SDP != nil || r.Status != "" {
+			t.Errorf("%s %s: sdr %+v, sdp %+v, status %q", r.Instance, r.Solver, r.SDR, r.SDP, r.Status)
 		}
 	}
 	if recs[0].Stats.Variables != 9 || recs[0].Stats.SDRDimension != 28 || recs[3].Category != "char" {

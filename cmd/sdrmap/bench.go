@@ -150,7 +150,7 @@ completed so far are kept and rendered. A second one ends it at once.`,
 	f.Float64Var(&timeLimit, "time-limit", 60, "time limit of every run, seconds")
 	f.IntVar(&repeat, "repeat", 1, "runs per instance and solver (the median time is reported)")
 	f.StringVarP(&out, "out", "o", "", "output folder (created if needed); required")
-	f.Uint64Var(&seed, "seed", 1, "seed of sdrmap's randomized steps")
+	f.Uint64Var(&seed, "seed", 0, "seed of sdrmap's randomized steps")
 	f.BoolVar(&force, "force", false, "overwrite an existing results.jsonl in --out")
 	c.AddCommand(benchRenderCmd())
 	return c

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"os"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -9,10 +9,12 @@ import (
 
 	"github.com/sdrmap/sdrmap/format/opengm"
 	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/internal/solvecmd"
 )
 
 func convertCmd() *cobra.Command {
-	return &cobra.Command{
+	var lim solvecmd.LimitFlags
+	c := &cobra.Command{
 		Use:   "convert IN OUT",
 		Short: "Convert a model between UAI and OpenGM HDF5",
 		Long: `convert reads IN (UAI, possibly compressed, or OpenGM HDF5) and writes OUT:
@@ -22,7 +24,7 @@ value v is the UAI potential phi = exp(-v), and zero probabilities are +Inf
 values. Writing and reading HDF5 needs a build with -tags hdf5.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in, err := load(args[0], "")
+			in, err := loadWithin(lim, args[0], "")
 			if err != nil {
 				return err
 			}
@@ -33,15 +35,9 @@ values. Writing and reading HDF5 needs a build with -tags hdf5.`,
 				}
 				return opengm.WriteFile(file, group, in.Model)
 			}
-			f, err := os.Create(out)
-			if err != nil {
-				return err
-			}
-			if err := uai.WriteModel(f, in.Model); err != nil {
-				f.Close()
-				return err
-			}
-			return f.Close()
+			return solvecmd.WriteFile(out, func(w io.Writer) error { return uai.WriteModel(w, in.Model) })
 		},
 	}
+	lim.Register(c.Flags())
+	return c
 }

@@ -7,12 +7,14 @@ import (
 
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/internal/jsonfloat"
+	"github.com/sdrmap/sdrmap/internal/solvecmd"
 	"github.com/sdrmap/sdrmap/model"
 )
 
 func evalCmd() *cobra.Command {
 	var evid string
 	var asJSON bool
+	var lim solvecmd.LimitFlags
 	c := &cobra.Command{
 		Use:   "eval FILE SOLUTION",
 		Short: "Print the energy and log10 score of an assignment",
@@ -22,7 +24,7 @@ entry) and its log10 score. With --evid, the assignment must agree with the
 evidence.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in, err := load(args[0], evid)
+			in, err := loadWithin(lim, args[0], evid)
 			if err != nil {
 				return err
 			}
@@ -51,5 +53,6 @@ evidence.`,
 	}
 	c.Flags().StringVar(&evid, "evid", "", "evidence file (UAI 2014 or PIC 2011 layout)")
 	c.Flags().BoolVar(&asJSON, "json", false, `print {"energy": ..., "log10": ...}`)
+	lim.Register(c.Flags())
 	return c
 }

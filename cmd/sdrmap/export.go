@@ -2,15 +2,17 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sdrmap/sdrmap/internal/solvecmd"
 	"github.com/sdrmap/sdrmap/sdr"
 )
 
 func exportCmd() *cobra.Command {
 	var evid, out string
+	var lim solvecmd.LimitFlags
 	c := &cobra.Command{
 		Use:   "export-sdpa FILE -o OUT.dat-s",
 		Short: "Write the relaxation in SDPA sparse format",
@@ -24,7 +26,7 @@ is -min <C, Xbar>; the energy bound is min <C, Xbar> - Const (see package sdr).`
 			if out == "" {
 				return usagef("-o OUT is required")
 			}
-			in, err := load(args[0], evid)
+			in, err := loadWithin(lim, args[0], evid)
 			if err != nil {
 				return err
 			}
@@ -36,18 +38,11 @@ is -min <C, Xbar>; the energy bound is min <C, Xbar> - Const (see package sdr).`
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			f, err := os.Create(out)
-			if err != nil {
-				return err
-			}
-			if err := sdr.WriteSDPA(f, prob); err != nil {
-				f.Close()
-				return err
-			}
-			return f.Close()
+			return solvecmd.WriteFile(out, func(w io.Writer) error { return sdr.WriteSDPA(w, prob) })
 		},
 	}
 	c.Flags().StringVar(&evid, "evid", "", "evidence file (UAI 2014 or PIC 2011 layout)")
 	c.Flags().StringVarP(&out, "output", "o", "", "output file (SDPA sparse format)")
+	lim.Register(c.Flags())
 	return c
 }

@@ -21,7 +21,7 @@ func TestRejectedFlags(t *testing.T) {
 	for _, c := range []struct{ flag, value string }{
 		{"--tol", "-1"}, {"--tol", "NaN"}, {"--tol", "Inf"},
 		{"--max-iter", "-3"},
-		{"--max-states", "-1"}, {"--max-states", "NaN"}, {"--max-states", "0"},
+		{"--max-states", "-1"}, {"--max-states", "NaN"}, {"--max-states", "0.5"},
 		{"--time-limit", "-1"}, {"--time-limit", "NaN"}, {"--time-limit", "-2s"}, {"--time-limit", "soon"}, {"--time-limit", "1e300"},
 		{"--rank", "-1"},
 	} {

@@ -6,12 +6,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sdrmap/sdrmap/higherorder"
+	"github.com/sdrmap/sdrmap/internal/solvecmd"
 	"github.com/sdrmap/sdrmap/model"
 )
 
 func infoCmd() *cobra.Command {
 	var evid string
 	var asJSON bool
+	var lim solvecmd.LimitFlags
 	c := &cobra.Command{
 		Use:   "info FILE",
 		Short: "Print the sizes of a model",
@@ -22,7 +24,7 @@ N = 1 + sum of cardinalities of the semidefinite relaxation's matrix.
 With --evid, it also reports the free variables left by the evidence.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in, err := load(args[0], evid)
+			in, err := loadWithin(lim, args[0], evid)
 			if err != nil {
 				return err
 			}
@@ -101,5 +103,6 @@ With --evid, it also reports the free variables left by the evidence.`,
 	}
 	c.Flags().StringVar(&evid, "evid", "", "evidence file (UAI 2014 or PIC 2011 layout)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON object instead of text")
+	lim.Register(c.Flags())
 	return c
 }

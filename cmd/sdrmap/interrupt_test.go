@@ -53,15 +53,15 @@ func TestInterrupt(t *testing.T) {
 			res := filepath.Join(dir, sig.String()+".MAP")
 			out, errs := runChild(t, []string{"solve", model, "--solver", "sdpad-lr", "--json", "-v", "-o", res}, "sdpad-lr: N = ", sig)
 			var o struct {
-				Status, Solver string
-				Energy, Bound  jsonfloat.Float
-				Assignment     []int
+				Termination, Solver string
+				Energy, Bound       jsonfloat.Float
+				Assignment          []int
 			}
 			if err := json.Unmarshal(out, &o); err != nil {
 				t.Fatalf("%v: %s\n%s", err, out, errs)
 			}
-			if e, b := float64(o.Energy), float64(o.Bound); o.Status != "interrupted" || math.IsInf(b, 1) || math.IsNaN(b) || b > e || len(o.Assignment) != 40000 {
-				t.Fatalf("status %q, energy %v, bound %v, %d values", o.Status, o.Energy, o.Bound, len(o.Assignment))
+			if e, b := float64(o.Energy), float64(o.Bound); o.Termination != "interrupted" || math.IsInf(b, 1) || math.IsNaN(b) || b > e || len(o.Assignment) != 40000 {
+				t.Fatalf("termination %q, energy %v, bound %v, %d values", o.Termination, o.Energy, o.Bound, len(o.Assignment))
 			}
 			x, err := uai.ReadResultFile(res)
 			if err != nil {

@@ -16,6 +16,15 @@ type input = solvecmd.Input
 // load reads a model and its evidence as solve does (solvecmd.Load).
 var load = solvecmd.Load
 
+// loadWithin is load within the limits of --max-entries and --max-n (a
+// negative one is a bad command line).
+func loadWithin(l solvecmd.LimitFlags, path, evid string) (*input, error) {
+	if _, err := l.Limits(); err != nil {
+		return nil, usageError{err}
+	}
+	return l.Load(path, evid)
+}
+
 // writeJSON writes v, a JSON object, with one top-level field per line and
 // each value compact: the assignment of a large model stays on one line.
 func writeJSON(w io.Writer, v any) error {

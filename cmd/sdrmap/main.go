@@ -37,7 +37,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 field given in the UAI format (plain, .gz, .xz or single-file .zip) or, in a
 build with -tags hdf5, as an OpenGM HDF5 model (file.h5 or file.h5:group). A
 build with -tags openblas (Debian's libopenblas-dev) computes the dense SDPAD's
-projections with LAPACK (dsytrd, dstedc): about 2.5x faster on deer_0034.
+projections with LAPACK (dsytrd, dstedc), faster than the pure-Go build.
 
 Energies are lower-is-better. For UAI files E(x) = -sum over factors of
 ln phi_f(x_f), +Inf when x uses a zero-probability entry, and log10 is the UAI

@@ -39,10 +39,13 @@ func TestSolveExample(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &o); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"status", "energy", "log10", "bound", "gap", "assignment", "time_s"} {
+	for _, k := range []string{"termination", "answer", "energy", "log10", "bound", "gap", "assignment", "time_s", "energy_convention"} {
 		if _, ok := o[k]; !ok {
 			t.Errorf("JSON lacks %q", k)
 		}
+	}
+	if _, ok := o["status"]; ok {
+		t.Error("JSON has the legacy status")
 	}
 	if e := o["energy"].(float64); math.Abs(e-6.048465) > 1e-6 {
 		t.Errorf("energy %v", e)

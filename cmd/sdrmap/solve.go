@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -10,43 +9,9 @@ import (
 
 	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/format/uai"
-	"github.com/sdrmap/sdrmap/internal/jsonfloat"
 	"github.com/sdrmap/sdrmap/internal/solvecmd"
-	"github.com/sdrmap/sdrmap/solver"
+	"github.com/sdrmap/sdrmap/methods"
 )
-
-// solveOutput is what solve prints: as text (fixed layout, one "key value"
-// line each) or as JSON, where the SDR figures are flattened in.
-type solveOutput struct {
-	Status      solver.Status      `json:"status"`
-	Termination sdrmap.Termination `json:"termination"`
-	Answer      sdrmap.Answer      `json:"answer"`
-	Energy      jsonfloat.Float    `json:"energy"`
-	Log10       jsonfloat.Float    `json:"log10"`
-	Bound       jsonfloat.Float    `json:"bound"`
-	Gap         jsonfloat.Float    `json:"gap"`
-	TimeS       float64            `json:"time_s"`
-	Solver      string             `json:"solver"`
-	Iterations  int                `json:"iterations"`
-	Rounds      int                `json:"rounds"`
-	Convention  string             `json:"energy_convention"`
-	Assignment  []int              `json:"assignment"`
-	SDR         *sdrmap.SDRInfo    `json:"-"`
-}
-
-// MarshalJSON encodes o with the fields of o.SDR appended.
-func (o solveOutput) MarshalJSON() ([]byte, error) {
-	type plain solveOutput
-	b, err := json.Marshal(plain(o))
-	if err != nil || o.SDR == nil {
-		return b, err
-	}
-	sdr, err := json.Marshal(o.SDR)
-	if err != nil {
-		return nil, err
-	}
-	return append(append(b[:len(b)-1], ','), sdr[1:]...), nil
-}
 
 func solveCmd() *cobra.Command {
 	var (
@@ -73,17 +38,16 @@ func solveCmd() *cobra.Command {
   bound       a lower bound on the optimal energy (-Inf if none): proven by
               exact, trws and sdpad; for sdpad-lr and factor it rests on an
               iterative eigensolver not missing the smallest eigenvalue (see
-              the solver/sdpad package doc)
+              the relax/sdpad package doc)
   gap         energy - bound (0: the assignment is proven optimal)
   time        wall time in seconds
   solver      the solver used
 
---json prints the same as one JSON object, with the assignment, the SDR
-figures of the SDR solvers, "answer" and "termination" (the "stopped"
-line), and "status", the solver's own status as before: solved |
-solved-inaccurate | max-iterations | time-limit | interrupted | infeasible
-| failed, where solved means converged by the solver's rule (not proven
-optimal). Infinities and NaN are the strings "+Inf", "-Inf", "NaN".
+--json prints the same as one JSON object (the record that batch and bench
+write too), with "termination" for the "stopped" line, the iterations and
+rounds, the SDR figures of the SDR solvers under "sdr", the energy
+convention and the assignment. Infinities and NaN are the strings "+Inf",
+"-Inf", "NaN".
 
 Solvers:
 ` + solverHelp() + `
@@ -91,10 +55,10 @@ Factors of arity > 2 are converted exactly to pairwise ones first (auxiliary
 variables over their allowed joint configurations; see sdrmap info); the
 energy reported is always that of the original model. When a solver ends
 without an assignment of finite energy, a backtracking search on the
-forbidden entries (solver/feasible) looks for one, for at least 1 s even
+forbidden entries (search/feasible) looks for one, for at least 1 s even
 past --time-limit. After a conversion or such a repair, the assignment is
 improved on the original model by ICM, tree-block moves and a
-large-neighbourhood search (solver/lns: connected blocks of up to 60
+large-neighbourhood search (search/lns: connected blocks of up to 60
 variables re-optimized exactly by branch and bound); with --time-limit the
 solver gets half of the time and the search runs until the limit or until
 the bound proves the assignment optimal, without one until it stalls.
@@ -104,8 +68,8 @@ advances its state by one modulo the common cardinality (every table a
 function of state differences: Z_m synchronization such as ORIENT, Potts
 without unary terms) has its optima in orbits of that shift (sdrmap info
 says "shift invariant"). Without forbidden entries, auto and cyclic solve
-the relaxation reduced by that symmetry (solver/cyclic: m/2 blocks of
-order n; ORIENT at n = 1000 proven optimal in seconds). The other solvers
+the relaxation reduced by that symmetry (relax/cyclic: m/2 blocks of
+order n). The other solvers
 fix the variable in most factors to state 0, which loses no optimum and
 keeps the relaxation from averaging the m shifted copies of each solution
 (--keep-symmetry turns this off).
@@ -147,11 +111,18 @@ all).`,
 			if err != nil {
 				return usageError{err}
 			}
-			in, err := load(args[0], evid)
+			in, err := flags.Load(args[0], evid)
 			if err != nil {
 				return err
 			}
 			s.Evidence = in.Evidence
+			var dst *solvecmd.Output
+			if out != "" {
+				if dst, err = solvecmd.OpenOutput(out); err != nil {
+					return err // before the solve, not after it
+				}
+				defer dst.Discard()
+			}
 			var pl *progressLine
 			if verbose {
 				s.Log = cmd.ErrOrStderr()
@@ -168,21 +139,16 @@ all).`,
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			summary := cmd.OutOrStdout()
-			if out == "-" {
+			if dst != nil && dst.Stdout() {
 				summary = cmd.ErrOrStderr() // stdout holds the assignment
 			}
-			if res.Assignment != nil && out != "" {
-				if err := writeGenerated(cmd, out, func(w io.Writer) error { return uai.WriteResult(w, res.Assignment) }); err != nil {
-					return err
-				}
-			} else if out != "" {
+			var werr error // a failed write still prints the summary
+			if res.Assignment != nil && dst != nil {
+				werr = dst.Write(cmd.OutOrStdout(), func(w io.Writer) error { return uai.WriteResult(w, res.Assignment) })
+			} else if dst != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "sdrmap: no feasible assignment found; %s not written\n", out)
 			}
-			o := solveOutput{Status: res.Status, Termination: res.Termination, Answer: res.Answer,
-				Energy: jsonfloat.Float(res.Energy), Log10: jsonfloat.Float(res.Log10),
-				Bound: jsonfloat.Float(res.Bound), Gap: jsonfloat.Float(res.Gap), TimeS: res.Time.Seconds(), Solver: res.Solver,
-				Iterations: res.Iterations, Rounds: res.Rounds, Convention: in.Convention,
-				Assignment: res.Assignment, SDR: res.SDR}
+			o := solvecmd.Summary{Record: res.Record(), Convention: in.Convention}
 			if asJSON {
 				if err := writeJSON(summary, o); err != nil {
 					return err
@@ -190,12 +156,15 @@ all).`,
 			} else {
 				printSummary(summary, &o)
 			}
+			if werr != nil {
+				return werr
+			}
 			return solveOutcome(res)
 		},
 	}
 	f := c.Flags()
 	f.StringVar(&evid, "evid", "", "evidence file (UAI 2014 or PIC 2011 layout)")
-	f.StringVarP(&out, "output", "o", "", "write the assignment to this file (UAI result format; '-': standard output, the summary then goes to stderr)")
+	f.StringVarP(&out, "output", "o", "", "write the assignment to this file (UAI result format; '-' or /dev/stdout: standard output, the summary then goes to stderr); checked before the solve, a regular file replaced at once when written, a device or FIFO written directly")
 	f.BoolVar(&asJSON, "json", false, "print the summary as a JSON object (adds the assignment)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "print solver progress on stderr")
 	flags.Register(f)
@@ -205,7 +174,7 @@ all).`,
 // solverHelp lists the registered methods with their descriptions.
 func solverHelp() string {
 	var b strings.Builder
-	for _, m := range sdrmap.Methods() {
+	for _, m := range methods.All() {
 		for k, line := range strings.Split(m.Description(), "\n") {
 			name := ""
 			if k == 0 {
@@ -217,7 +186,7 @@ func solverHelp() string {
 	return b.String()
 }
 
-func printSummary(w io.Writer, o *solveOutput) {
+func printSummary(w io.Writer, o *solvecmd.Summary) {
 	fmt.Fprintf(w, "answer    %s\n", o.Answer)
 	fmt.Fprintf(w, "stopped   %s\n", o.Termination)
 	fmt.Fprintf(w, "energy    %.9f  (%s)\n", float64(o.Energy), o.Convention)

@@ -45,7 +45,7 @@ func TestTimeLimitHolds(t *testing.T) {
 }
 
 // solveTimed runs solve --time-limit 3 --json and returns its wall time; it
-// fails the test unless the run ends with status time-limit and a bound not
+// fails the test unless the run ends with termination time-limit and a bound not
 // above the energy.
 func solveTimed(t *testing.T, model, solver string) time.Duration {
 	t.Helper()
@@ -53,11 +53,11 @@ func solveTimed(t *testing.T, model, solver string) time.Duration {
 	out, errs, code := runCLI(t, "solve", model, "--solver", solver, "--time-limit", "3", "--json")
 	wall := time.Since(t0)
 	var o struct {
-		Status string
-		Energy float64
-		Bound  any // a number, or "-Inf"
+		Termination string
+		Energy      float64
+		Bound       any // a number, or "-Inf"
 	}
-	if err := json.Unmarshal([]byte(out), &o); code != 0 || err != nil || o.Status != "time-limit" {
+	if err := json.Unmarshal([]byte(out), &o); code != 0 || err != nil || o.Termination != "time-limit" {
 		t.Fatalf("%s: exit %d, %v\n%s%s", solver, code, err, out, errs)
 	}
 	if b, ok := o.Bound.(float64); ok && b > o.Energy {

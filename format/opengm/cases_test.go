@@ -508,7 +508,6 @@ var malformedCases = []malformed{
 	{"zero extent", func(r rawFile) { u64(r, exIx)[1] = 0 }, "/gm/function-id-16000/indices[1]: function 0: extent 0 of argument 0"},
 	{"NaN value", func(r rawFile) { r[exVs].([]float64)[4] = math.NaN() }, "/gm/function-id-16000/values[4]: function 0: value NaN"},
 	{"-Inf value", func(r rawFile) { r[poVs].([]float64)[1] = math.Inf(-1) }, "/gm/function-id-16006/values[1]: function 0: value -Inf"},
-	{"all forbidden", func(r rawFile) { copy(r[exVs].([]float64)[6:], []float64{math.Inf(1), math.Inf(1), math.Inf(1)}) }, "function 1 of type 16000 (explicit): all 3 entries are +Inf"},
 	{"NaN by definition", func(r rawFile) {
 		// Squared difference with weight +Inf is NaN where the labels agree.
 		u64(r, "header")[7] = 16004

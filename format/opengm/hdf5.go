@@ -175,6 +175,14 @@ func lastError() string {
 // the file has no such group, from its only top-level group. Malformed
 // files are reported as *ParseError.
 func ReadFile(arg string) (*model.Model, error) {
+	return ReadFileLimits(arg, model.Limits{})
+}
+
+// ReadFileLimits is ReadFile within lim (zero fields: the defaults): no
+// dataset of more than lim.MaxBytes() bytes is read, and the model's sizes
+// are checked as decode reads them.
+func ReadFileLimits(arg string, lim model.Limits) (*model.Model, error) {
+	lim = lim.OrDefault()
 	file, group := SplitPath(arg)
 	ok, err := isHDF5File(file)
 	if err != nil {
@@ -202,7 +210,7 @@ func ReadFile(arg string) (*model.Model, error) {
 		return nil, &ParseError{File: file, Dataset: group, Index: -1, Msg: "cannot open group: " + lastError()}
 	}
 	defer C.H5Gclose(g)
-	return decode(&h5source{loc: g}, file, group)
+	return decodeLimits(&h5source{loc: g, maxLen: lim.MaxBytes() / 8}, file, group, lim)
 }
 
 // kind classifies name under loc, checking each path component: 0 missing,
@@ -290,7 +298,8 @@ func rootGroups(f C.hid_t) ([]string, error) {
 
 // h5source reads the datasets of an open model group.
 type h5source struct {
-	loc C.hid_t
+	loc    C.hid_t
+	maxLen int64 // entries of a dataset
 }
 
 // open opens dataset name and returns its length and class.
@@ -321,9 +330,9 @@ func (s *h5source) open(name string) (d C.hid_t, n int, cls C.int, found bool, e
 	case rank != 1:
 		C.H5Dclose(d)
 		return -1, 0, 0, true, fmt.Errorf("has %d dimensions, expected a one-dimensional dataset", rank)
-	case cn > maxEntries:
+	case cn > maxEntries || int64(cn) > s.maxLen:
 		C.H5Dclose(d)
-		return -1, 0, 0, true, fmt.Errorf("has %d entries, more than %d", cn, maxEntries)
+		return -1, 0, 0, true, fmt.Errorf("has %d entries, more than %d (--max-entries raises it)", cn, min(maxEntries, s.maxLen))
 	}
 	return d, int(cn), cls, true, nil
 }

@@ -105,11 +105,22 @@ type decoder struct {
 	src         source
 	card        []int
 	types       []funcType
+	lim         model.Limits
+	entries     int64 // table entries of the factors so far
 }
 
-// decode reads a model from src; file and group name it in errors.
+// decode reads a model from src within the default limits; file and group
+// name it in errors.
 func decode(src source, file, group string) (*model.Model, error) {
-	d := &decoder{file: file, group: path.Join("/", group), src: src}
+	return decodeLimits(src, file, group, model.Limits{})
+}
+
+// decodeLimits is decode within lim (zero fields: the defaults): the
+// lifted dimension N and the number of factors are checked against it when
+// the header is read, the factors' table entries before each table is
+// built.
+func decodeLimits(src source, file, group string, lim model.Limits) (*model.Model, error) {
+	d := &decoder{file: file, group: path.Join("/", group), src: src, lim: lim.OrDefault()}
 	nf, err := d.header()
 	if err != nil {
 		return nil, err
@@ -202,14 +213,18 @@ func (d *decoder) header() (int, error) {
 		return 0, d.errAt(ns, -1, "has %d entries, the header declares %d variables", len(states), h[2])
 	}
 	d.card = make([]int, len(states))
+	dim := uint64(1)
 	for i, s := range states {
 		if s == 0 || s > maxEntries {
 			return 0, d.errAt(ns, i, "variable %d has %d states, expected 1..%d", i, s, maxEntries)
 		}
+		if dim += s; dim > uint64(d.lim.MaxN) {
+			return 0, d.errAt(ns, i, "%s", d.lim.ErrN(int64(dim)))
+		}
 		d.card[i] = int(s)
 	}
-	if h[3] > maxEntries {
-		return 0, d.errAt(hd, 3, "%d factors: more than %d", h[3], maxEntries)
+	if h[3] > maxEntries || h[3] > uint64(d.lim.MaxEntries) {
+		return 0, d.errAt(hd, 3, "%s", d.lim.ErrEntries(fmt.Sprintf("%d factors", h[3]), int64(min(h[3], maxEntries))))
 	}
 	return int(h[3]), nil
 }
@@ -420,6 +435,13 @@ func (d *decoder) factors(nf int) ([]model.Factor, error) {
 			return nil, d.errAt(fs, p+j, "factor %d: variable %d appears twice", i, scope[j])
 		}
 		p += int(k)
+		size := int64(1)
+		for _, e := range fn.shape {
+			size *= int64(e)
+		}
+		if d.entries += size; d.entries > d.lim.MaxEntries {
+			return nil, d.errAt(fs, p-int(k)-3, "%s", d.lim.ErrEntries(fmt.Sprintf("factors 0..%d", i), d.entries))
+		}
 		if fn.table == nil {
 			tb, err := d.table(t, int(fi))
 			if err != nil {
@@ -514,17 +536,12 @@ func (d *decoder) table(t *funcType, fi int) (*model.Table, error) {
 		}
 	}
 	tb := &model.Table{Log: make([]float64, size)}
-	forbidden := 0
 	for k, v := range vals {
 		if math.IsInf(v, 1) {
 			tb.Forbid(k)
-			forbidden++
 		} else {
 			tb.Log[k] = -v
 		}
-	}
-	if forbidden == size {
-		return nil, d.errAt(fmt.Sprintf("function-id-%d/values", t.id), f.vsAt, "function %d of type %d (%s): all %d entries are +Inf: the model has no feasible assignment", fi, t.id, typeName(t.id), size)
 	}
 	return tb, nil
 }

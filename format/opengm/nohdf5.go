@@ -19,6 +19,10 @@ func ReadFile(arg string) (*model.Model, error) {
 	return nil, fmt.Errorf("opening %s: %w", file, ErrNoHDF5)
 }
 
+// ReadFileLimits would read an OpenGM model within lim; this build has no
+// HDF5 support and returns an error wrapping ErrNoHDF5.
+func ReadFileLimits(arg string, lim model.Limits) (*model.Model, error) { return ReadFile(arg) }
+
 // WriteFile would write an OpenGM model; this build has no HDF5 support and
 // returns an error wrapping ErrNoHDF5.
 func WriteFile(path, group string, m *model.Model) error {

@@ -13,23 +13,39 @@ import (
 	"github.com/sdrmap/sdrmap/model"
 )
 
-// maxTable bounds the number of entries of one factor table (2^31: 16 GiB of
-// float64 log values), so that a corrupt header cannot ask for more.
-const maxTable = 1 << 31
-
-// ReadModelFile reads a model file, decompressing it if needed.
+// ReadModelFile reads a model file, decompressing it if needed, within the
+// default limits (model.DefaultLimits).
 func ReadModelFile(path string) (*model.Model, error) {
-	data, err := ReadAll(path)
+	return ReadModelFileLimits(path, model.Limits{})
+}
+
+// ReadModelFileLimits reads a model file within lim (zero fields: the
+// defaults): its decompressed text is at most lim.MaxBytes().
+func ReadModelFileLimits(path string, lim model.Limits) (*model.Model, error) {
+	lim = lim.OrDefault()
+	data, err := ReadAllLimit(path, lim.MaxBytes())
 	if err != nil {
 		return nil, err
 	}
-	return ParseModel(path, data)
+	return ParseModelLimits(path, data, lim)
 }
 
-// ParseModel parses a model in the UAI format from data; name is used in
-// errors. Any whitespace layout is accepted. Table entries are
-// probabilities phi >= 0: phi = 0 becomes a forbidden entry, others ln phi.
+// ParseModel parses a model in the UAI format from data within the default
+// limits; name is used in errors. Any whitespace layout is accepted. Table
+// entries are probabilities phi >= 0: phi = 0 becomes a forbidden entry,
+// others ln phi, exact also for subnormal phi and for phi beyond the
+// float64 range (internal/logprob). A table with every entry zero is read
+// as it is: the model is infeasible, which sdrmap.Solve reports as such.
 func ParseModel(name string, data []byte) (*model.Model, error) {
+	return ParseModelLimits(name, data, model.Limits{})
+}
+
+// ParseModelLimits is ParseModel within lim (zero fields: the defaults):
+// the number of variables, the cardinalities, the number of factors and
+// their table sizes are checked against it as they are read, before
+// anything of their size is allocated.
+func ParseModelLimits(name string, data []byte, lim model.Limits) (*model.Model, error) {
+	lim = lim.OrDefault()
 	s := newScanner(name, data)
 	kw := s.next()
 	if kw == nil {
@@ -50,14 +66,21 @@ func ParseModel(name string, data []byte) (*model.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if int64(n) >= lim.MaxN {
+		return nil, s.errf("%s", lim.ErrN(int64(n)+1))
+	}
 	m.Card = make([]int, n)
+	dim := int64(1)
 	for i := range m.Card {
-		c, err := s.intWhy("cardinality of variable "+strconv.Itoa(i), maxTable, ", the largest table accepted")
+		c, err := s.intWhy("cardinality of variable "+strconv.Itoa(i), int(min(lim.MaxN, math.MaxInt32)), ", the limit on N (--max-n raises it)")
 		if err != nil {
 			return nil, err
 		}
 		if c == 0 {
 			return nil, s.errf("variable %d has cardinality 0", i)
+		}
+		if dim += int64(c); dim > lim.MaxN {
+			return nil, s.errf("%s", lim.ErrN(dim))
 		}
 		m.Card[i] = c
 	}
@@ -65,7 +88,11 @@ func ParseModel(name string, data []byte) (*model.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if int64(nf) > lim.MaxEntries {
+		return nil, s.errf("%s", lim.ErrEntries(strconv.Itoa(nf)+" factors", int64(nf)))
+	}
 	m.Factors = make([]model.Factor, nf)
+	entries := int64(0)
 	sizes := make([]int, nf)
 	for f := range m.Factors {
 		k, err := s.intWhy("arity of factor "+strconv.Itoa(f), n, ", the number of variables")
@@ -88,16 +115,17 @@ func ParseModel(name string, data []byte) (*model.Model, error) {
 				}
 			}
 			scope[p] = v
-			size *= m.Card[v]
-			if size > maxTable {
-				return nil, s.errf("factor %d: table would have more than %d entries", f, maxTable)
+			if int64(size) > (lim.MaxEntries-entries)/int64(m.Card[v]) {
+				return nil, s.errf("%s", lim.ErrEntries("factors 0.."+strconv.Itoa(f), entries+int64(size)*int64(m.Card[v])))
 			}
+			size *= m.Card[v]
 		}
+		entries += int64(size)
 		m.Factors[f].Scope = scope
 		sizes[f] = size
 	}
 	for f := range m.Factors {
-		cnt, err := s.intWhy("number of entries of factor "+strconv.Itoa(f), maxTable, ", the largest table accepted")
+		cnt, err := s.intWhy("number of entries of factor "+strconv.Itoa(f), int(min(lim.MaxEntries, math.MaxInt)), ", the limit on table entries (--max-entries raises it)")
 		if err != nil {
 			return nil, err
 		}
@@ -108,25 +136,16 @@ func ParseModel(name string, data []byte) (*model.Model, error) {
 			return nil, s.errEOF("the " + strconv.Itoa(cnt) + " entries of factor " + strconv.Itoa(f))
 		}
 		t := model.Table{Log: make([]float64, cnt)}
-		zeros := 0
-		what := "entry of factor " + strconv.Itoa(f)
 		for k := range t.Log {
-			v, err := s.float(what)
+			ln, zero, err := s.lnEntry(f)
 			if err != nil {
 				return nil, err
 			}
-			switch {
-			case v < 0:
-				return nil, s.errf("factor %d: negative entry %v", f, v)
-			case v == 0:
+			if zero {
 				t.Forbid(k)
-				zeros++
-			default:
-				t.Log[k] = math.Log(v)
+			} else {
+				t.Log[k] = ln
 			}
-		}
-		if zeros == cnt {
-			return nil, s.errf("factor %d: all %d entries are zero: the model has no feasible assignment", f, cnt)
 		}
 		m.Factors[f].Table = t
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"unsafe"
+
+	"github.com/sdrmap/sdrmap/internal/logprob"
 )
 
 // ParseError locates a problem in an input file: the file, the 1-based line
@@ -112,23 +114,23 @@ func (s *scanner) intWhy(what string, limit int, why string) (int, error) {
 	return v, nil
 }
 
-// float reads a finite floating-point number.
-func (s *scanner) float(what string) (float64, error) {
+// lnEntry reads a potential phi >= 0 of factor f and returns ln phi
+// (logprob.Parse), or zero for phi = 0.
+func (s *scanner) lnEntry(f int) (ln float64, zero bool, err error) {
 	t := s.next()
 	if t == nil {
-		return 0, s.errEOF(what)
+		return 0, false, s.errEOF("entry of factor " + strconv.Itoa(f))
 	}
-	v, err := strconv.ParseFloat(unsafe.String(&t[0], len(t)), 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return 0, s.errf("%s %q is out of the float64 range", what, clip(t))
-		}
-		return 0, s.errf("expected %s (a number), found %q", what, clip(t))
+	ln, zero, err = logprob.Parse(unsafe.String(&t[0], len(t)))
+	switch err {
+	case nil:
+		return ln, zero, nil
+	case logprob.ErrSyntax:
+		return 0, false, s.errf("expected entry of factor %d (a number), found %q", f, clip(t))
+	case logprob.ErrNegative:
+		return 0, false, s.errf("factor %d: negative entry %s", f, clip(t))
 	}
-	if v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308 {
-		return 0, s.errf("%s %q is not finite", what, clip(t))
-	}
-	return v, nil
+	return 0, false, s.errf("factor %d: entry %q is %v", f, clip(t), err)
 }
 
 // clip shortens a token for an error message.

@@ -3,14 +3,16 @@ package uai
 import (
 	"bufio"
 	"io"
-	"math"
 	"strconv"
 
+	"github.com/sdrmap/sdrmap/internal/logprob"
 	"github.com/sdrmap/sdrmap/model"
 )
 
 // WriteModel writes m in the UAI model format, entries as exp of the log
-// values with 17 significant digits (forbidden entries as 0).
+// values with 17 significant digits (forbidden entries as 0), in decimal
+// exponent form where exp underflows or overflows a float64
+// (logprob.AppendDecimal), so that ParseModel reads the same logs back.
 func WriteModel(w io.Writer, m *model.Model) error {
 	bw := bufio.NewWriter(w)
 	b := make([]byte, 0, 64)
@@ -48,7 +50,7 @@ func WriteModel(w io.Writer, m *model.Model) error {
 			if f.IsForbidden(k) {
 				b = append(b, '0')
 			} else {
-				b = strconv.AppendFloat(b, math.Exp(v), 'g', 17, 64)
+				b = logprob.AppendDecimal(b, v)
 			}
 			bw.Write(b)
 		}

@@ -9,9 +9,9 @@ import (
 // splitFrom is the vector length from which the passes over the vectors
 // (the two-loop recursion, dot products, updates) run on two fixed halves
 // on two goroutines (package halves). They are memory-bound, and two cores
-// of the machine of BENCHMARKS.md read memory faster than one: the
-// recursion with 10 pairs took 0.81 of the time at 204,816 entries and
-// 0.65 at 8 million; at 102,408 the two took as long (BenchmarkDirection).
+// read memory faster than one on long vectors; below this length the split
+// does not pay (BenchmarkDirection; bench/results/2026-11-26/NOTES.md, "The
+// L-BFGS on both cores").
 const splitFrom = 1 << 17
 
 // dot returns x . y, summed over the halves of each.

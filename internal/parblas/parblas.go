@@ -14,10 +14,9 @@
 // time by Dot and Axpy; Dsyr2k updates the blocks left of the diagonal by
 // Dgemm and only diagonal blocks of blockRows rows by gonum's loops; Dsyrk
 // updates each band's diagonal block by gonum's Dsyrk and the rest by
-// Dgemm. At deer_0034's face order, N = 541 (BenchmarkDsytrd,
-// BenchmarkDsyrk; the 2-core VM of BENCHMARKS.md): Dsytrd takes 0.41 of
-// gonum's time on one core and 0.31 on two, Dsyrk from 250 rows 0.59 on
-// two.
+// Dgemm. Both are faster than gonum's loops from one core on
+// (BenchmarkDsytrd, BenchmarkDsyrk; bench/results/2026-11-27/NOTES.md,
+// "gonum's BLAS loops on its assembly kernels").
 package parblas
 
 import (
@@ -137,7 +136,7 @@ func (im Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha 
 	g := im.Implementation
 	// A^T and B^T (k x n), so that the blocks left of the diagonal are
 	// products NoTrans x NoTrans, whose kernel is an axpy along the row,
-	// instead of dots of length k (Dsytrd at order 541: 38 against 41 ms).
+	// instead of dots of length k, which BenchmarkDsytrd found faster.
 	at, bt := transpose(n, k, a, lda), transpose(n, k, b, ldb)
 	rb := bands(n, p)
 	var wg sync.WaitGroup

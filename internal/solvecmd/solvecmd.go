@@ -5,11 +5,9 @@
 package solvecmd
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +18,7 @@ import (
 	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/format/opengm"
 	"github.com/sdrmap/sdrmap/format/uai"
+	"github.com/sdrmap/sdrmap/methods"
 	"github.com/sdrmap/sdrmap/model"
 )
 
@@ -41,15 +40,20 @@ type Input struct {
 
 // Load reads a model (UAI, possibly compressed, or OpenGM HDF5 given as
 // file.h5 or file.h5:group) and, if evidPath is not empty, its evidence
-// (checked against the model).
+// (checked against the model), within the default limits.
 func Load(path, evidPath string) (*Input, error) {
+	return LoadLimits(path, evidPath, model.Limits{})
+}
+
+// LoadLimits is Load within lim (model.Limits; zero fields: the defaults).
+func LoadLimits(path, evidPath string, lim model.Limits) (*Input, error) {
 	in := &Input{Convention: UAIConvention}
 	var err error
 	if opengm.IsHDF5(path) {
-		in.Model, err = opengm.ReadFile(path)
+		in.Model, err = opengm.ReadFileLimits(path, lim)
 		in.Convention = OpenGMConvention
 	} else {
-		in.Model, err = uai.ReadModelFile(path)
+		in.Model, err = uai.ReadModelFileLimits(path, lim)
 	}
 	if err != nil {
 		return nil, err
@@ -85,16 +89,17 @@ type Flags struct {
 	Tol          float64 `json:"tol"`
 	MaxIter      int     `json:"max_iter"`
 	MaxStates    float64 `json:"max_states"`
+	LimitFlags
 }
 
 // Register defines the solve flags on f, bound to fl.
 func (fl *Flags) Register(f *pflag.FlagSet) {
 	f.StringVar(&fl.Solver, "solver", sdrmap.DefaultSolver, "solver: "+strings.Join(sdrmap.Solvers(), ", "))
 	f.Var((*seconds)(&fl.TimeLimit), "time-limit", "stop after this time, in seconds (2.5) or as a Go duration (1m30s), with the best assignment so far; the run ends within about 1 s of it (0: none)")
-	f.Uint64Var(&fl.Seed, "seed", 1, "seed of the randomized steps (runs are deterministic per seed)")
+	f.Uint64Var(&fl.Seed, "seed", 0, "seed of the randomized steps (runs are deterministic per seed; 0: the default seed 1)")
 	f.BoolVar(&fl.NoConvert, "no-convert", false, "refuse factors of arity > 2 instead of converting them to pairwise")
 	f.BoolVar(&fl.KeepSymmetry, "keep-symmetry", false, "solve a shift-invariant model as it is instead of fixing one variable to state 0 (cyclic, and auto on such a model, always do)")
-	f.StringVar(&fl.Rounding, "rounding", sdrmap.RoundSample, "sdpad, sdpad-lr, factor: sample (argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
+	f.StringVar(&fl.Rounding, "rounding", "", "sdpad, sdpad-lr, factor: sample (the default: argmax and randomized rounding from the factor of Xbar) or iterative (the paper's: fix, re-solve, repeat)")
 	f.BoolVar(&fl.NoPolish, "no-polish", false, "keep the solvers' assignments as they are: no ICM, tree-block moves or large-neighbourhood search after sdpad, sdpad-lr, factor, cyclic, trws, a conversion or a repair")
 	f.IntVar(&fl.Rank, "rank", 0, "sdpad-lr, factor: initial rank of Xbar = Y Y^T (0: 4; factor 8); cyclic: rank of every block's factor (0: 4)")
 	f.IntVar(&fl.MaxRank, "max-rank", 0, "sdpad-lr, factor, cyclic: largest rank (0: 32; factor and cyclic 64)")
@@ -103,7 +108,8 @@ func (fl *Flags) Register(f *pflag.FlagSet) {
 	f.BoolVar(&fl.NoProbe, "no-probe", false, "sdpad, sdpad-lr, factor: solve the relaxation to --tol even when a probe (rounding and a certificate: every 20 iterations, factor every outer iteration) has proven an assignment optimal")
 	f.Float64Var(&fl.Tol, "tol", 0, "sdpad, sdpad-lr, factor, cyclic: relative tolerance on the SDR gap and infeasibility (0: 1e-4; cyclic 1e-6)")
 	f.IntVar(&fl.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
-	f.Float64Var(&fl.MaxStates, "max-states", 1e9, "exact: refuse models with more joint states")
+	f.Float64Var(&fl.MaxStates, "max-states", 0, "exact: refuse models with more joint states (0: 1e9)")
+	fl.LimitFlags.Register(f)
 }
 
 // Settings checks the flags and returns the solver settings they give
@@ -114,8 +120,8 @@ func (fl *Flags) Settings() (sdrmap.Settings, error) {
 	switch {
 	case !slices.Contains(sdrmap.Solvers(), fl.Solver):
 		return s, fmt.Errorf("unknown solver %q (available: %s)", fl.Solver, strings.Join(sdrmap.Solvers(), ", "))
-	case fl.Rounding != sdrmap.RoundSample && fl.Rounding != sdrmap.RoundIterative:
-		return s, fmt.Errorf("--rounding must be %s or %s", sdrmap.RoundSample, sdrmap.RoundIterative)
+	case fl.Rounding != "" && fl.Rounding != methods.RoundSample && fl.Rounding != methods.RoundIterative:
+		return s, fmt.Errorf("--rounding must be %s or %s", methods.RoundSample, methods.RoundIterative)
 	case fl.Rank < 0 || fl.MaxRank < 0 || (fl.Rank > 0 && fl.MaxRank > 0 && fl.Rank > fl.MaxRank):
 		return s, fmt.Errorf("need 0 <= --rank <= --max-rank")
 	case !(fl.TimeLimit >= 0) || fl.TimeLimit > maxSeconds:
@@ -124,15 +130,48 @@ func (fl *Flags) Settings() (sdrmap.Settings, error) {
 		return s, fmt.Errorf("--tol %v: need a finite tolerance >= 0 (0: the default 1e-4)", fl.Tol)
 	case fl.MaxIter < 0:
 		return s, fmt.Errorf("--max-iter %d: need an iteration limit >= 0 (0: the solver's default)", fl.MaxIter)
-	case !(fl.MaxStates >= 1):
-		return s, fmt.Errorf("--max-states %v: need a number of joint states >= 1", fl.MaxStates)
+	case fl.MaxStates != 0 && !(fl.MaxStates >= 1):
+		return s, fmt.Errorf("--max-states %v: need a number of joint states >= 1 (0: the default 1e9)", fl.MaxStates)
+	}
+	if _, err := fl.Limits(); err != nil {
+		return s, err
 	}
 	return sdrmap.Settings{
 		Solver: fl.Solver, TimeLimit: time.Duration(fl.TimeLimit * float64(time.Second)), Seed: fl.Seed,
-		Tol: fl.Tol, MaxIter: fl.MaxIter, Rank: fl.Rank, MaxRank: fl.MaxRank,
-		NoRestart: fl.NoRestart, NoAccel: fl.NoAccel, NoProbe: fl.NoProbe, Rounding: fl.Rounding, NoPolish: fl.NoPolish,
-		MaxStates: fl.MaxStates, NoConvert: fl.NoConvert, KeepSymmetry: fl.KeepSymmetry,
+		NoPolish: fl.NoPolish, NoConvert: fl.NoConvert, KeepSymmetry: fl.KeepSymmetry, Options: fl.options(),
+		Limits: model.Limits{MaxEntries: fl.MaxEntries, MaxN: fl.MaxN},
 	}, nil
+}
+
+// options returns the options of the method fl.Solver from the flags that
+// concern it (nil for a method registered elsewhere: its defaults).
+func (fl *Flags) options() any {
+	ro := methods.RelaxOptions{Tol: fl.Tol, MaxIter: fl.MaxIter, Rank: fl.Rank, MaxRank: fl.MaxRank, Rounding: fl.Rounding, NoProbe: fl.NoProbe}
+	so := methods.SDPADOptions{RelaxOptions: ro, NoRestart: fl.NoRestart, NoAccel: fl.NoAccel}
+	switch fl.Solver {
+	case "exact":
+		return methods.ExactOptions{MaxStates: fl.MaxStates}
+	case "icm":
+		return methods.ICMOptions{MaxSweeps: fl.MaxIter}
+	case "trws":
+		return methods.TRWSOptions{MaxIter: fl.MaxIter}
+	case "ipm-nc":
+		return methods.IPMNCOptions{MaxIter: fl.MaxIter, Tol: fl.Tol}
+	case "sdpad", "sdpad-lr":
+		return so
+	case "factor", "cyclic":
+		return ro
+	case "auto":
+		return methods.AutoOptions{TRWS: methods.TRWSOptions{MaxIter: fl.MaxIter}, Relax: so}
+	}
+	return nil
+}
+
+// Summary is what `sdrmap solve` prints (as JSON with --json): the run's
+// sdrmap.Record and the convention of its energies.
+type Summary struct {
+	sdrmap.Record
+	Convention string `json:"energy_convention"`
 }
 
 // maxSeconds is the longest time a time.Duration holds, in seconds.
@@ -165,43 +204,4 @@ func (d *seconds) Set(v string) error {
 // WriteResultFile writes x in the UAI result format to path (WriteFile).
 func WriteResultFile(path string, x []int) error {
 	return WriteFile(path, func(w io.Writer) error { return uai.WriteResult(w, x) })
-}
-
-// WriteFile writes through write to path.tmp and renames it to path, so
-// that an existing file is never left half written. Errors name path, not
-// the temporary file.
-func WriteFile(path string, write func(io.Writer) error) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fileError(path, err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fileError(path, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fileError(path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fileError(path, err)
-	}
-	return nil
-}
-
-// fileError returns err about path: "path: cause", with the cause of an
-// os.PathError or os.LinkError (which name the temporary file) unwrapped.
-func fileError(path string, err error) error {
-	var pe *os.PathError
-	var le *os.LinkError
-	switch {
-	case errors.As(err, &pe):
-		err = pe.Err
-	case errors.As(err, &le):
-		err = le.Err
-	}
-	return fmt.Errorf("%s: %w", path, err)
 }

@@ -3,8 +3,14 @@ package solvecmd
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/sdrmap/sdrmap"
+	"github.com/sdrmap/sdrmap/methods"
 )
 
 // TestWriteResultFile checks the written file and that a failed write
@@ -26,5 +32,25 @@ func TestWriteResultFile(t *testing.T) {
 	err = WriteResultFile(bad, []int{0})
 	if err == nil || !strings.HasPrefix(err.Error(), bad+": ") || strings.Contains(err.Error(), ".tmp") {
 		t.Fatalf("error %v, want one about %s", err, bad)
+	}
+}
+
+// TestDefaults: the flags' defaults give the zero sdrmap.Settings (with
+// the default method named and its zero options), so that the command and
+// the Go API run the same solve by default.
+func TestDefaults(t *testing.T) {
+	var fl Flags
+	f := pflag.NewFlagSet("solve", pflag.ContinueOnError)
+	fl.Register(f)
+	if err := f.Parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	s, err := fl.Settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sdrmap.Settings{Solver: sdrmap.DefaultSolver, Options: methods.AutoOptions{}}
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("default flags give %+v, want %+v", s, want)
 	}
 }

@@ -1,7 +1,7 @@
 // Package vec holds the vector kernels of the dense SDPAD's Anderson step,
 // Dot and AddScaled as in gonum's floats, which a build with the tag
 // openblas hands to OpenBLAS's ddot and daxpy (vectorized for the CPU at
-// hand; gonum's kernels ran at 1.6-2.3 GFlop/s there, BENCHMARKS.md).
+// hand, faster than gonum's kernels there; bench/results/2026-11-26/NOTES.md).
 package vec
 
 import "gonum.org/v1/gonum/floats"

@@ -29,14 +29,11 @@ type Settings struct {
 	// MaxStates refuses models whose joint state space (product of the
 	// cardinalities) is larger; <= 0 means DefaultMaxStates.
 	MaxStates float64
-	// TimeLimit stops the search (status TimeLimit) with the best assignment
-	// so far; 0 means none.
-	TimeLimit time.Duration
 }
 
 // Result is the outcome of a search.
 type Result struct {
-	Status     solver.Status // Solved (proven optimal), TimeLimit, Interrupted or Infeasible
+	Status     solver.Status // Solved (proven optimal), OutOfTime, Interrupted or Infeasible
 	Assignment []int         // best assignment of the pairwise model's variables; nil if none found
 	Energy     float64       // its energy (model convention, includes Const); +Inf if none
 	Nodes      int64         // search nodes visited
@@ -46,8 +43,9 @@ type Result struct {
 // ErrTooLarge is returned for models beyond Settings.MaxStates.
 var ErrTooLarge = errors.New("model too large for the exact solver")
 
-// Solve runs the search on p. ctx cancellation ends it with status
-// Interrupted and the best assignment so far.
+// Solve runs the search on p. ctx's deadline ends it with status
+// OutOfTime, its cancellation with Interrupted, both with the best
+// assignment so far.
 func Solve(ctx context.Context, p *model.Pairwise, s Settings) (*Result, error) {
 	limit := s.MaxStates
 	if limit <= 0 {
@@ -62,9 +60,6 @@ func Solve(ctx context.Context, p *model.Pairwise, s Settings) (*Result, error) 
 	}
 	start := time.Now()
 	b := newSearch(p)
-	if s.TimeLimit > 0 {
-		b.deadline = start.Add(s.TimeLimit)
-	}
 	b.ctx = ctx
 	b.dfs(0, 0)
 	r := &Result{Status: solver.Solved, Energy: math.Inf(1), Nodes: b.nodes}
@@ -101,9 +96,8 @@ type search struct {
 	bestE   float64
 	nodes   int64
 
-	ctx      context.Context
-	deadline time.Time
-	stop     solver.Status
+	ctx  context.Context
+	stop solver.Status
 }
 
 func newSearch(p *model.Pairwise) *search {
@@ -241,10 +235,8 @@ func (b *search) assign(v, a, d, sign int) {
 }
 
 func (b *search) interrupted() bool {
-	if b.ctx != nil && b.ctx.Err() != nil {
-		b.stop = solver.Interrupted
-	} else if !b.deadline.IsZero() && time.Now().After(b.deadline) {
-		b.stop = solver.TimeLimit
+	if b.ctx != nil {
+		b.stop = solver.StopStatus(b.ctx)
 	}
 	return b.stop != solver.Unsolved
 }

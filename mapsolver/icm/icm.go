@@ -44,15 +44,13 @@ type Settings struct {
 	// MaxSweeps stops after that many sweeps (status MaxIterations); 0 means
 	// no limit (the search always terminates).
 	MaxSweeps int
-	// TimeLimit stops the search (status TimeLimit); 0 means none.
-	TimeLimit time.Duration
 }
 
 // Result is the outcome of a run.
 type Result struct {
 	// Status is Solved when a local optimum was reached (Energy may still be
 	// +Inf if ICM got stuck on forbidden entries: that proves nothing about
-	// the model), else MaxIterations, TimeLimit or Interrupted.
+	// the model), else MaxIterations, OutOfTime or Interrupted.
 	Status     solver.Status
 	Assignment []int   // final assignment of the pairwise model's variables
 	Energy     float64 // its energy, p.Energy (includes Const); +Inf if it uses a forbidden entry
@@ -60,8 +58,9 @@ type Result struct {
 	Time       time.Duration
 }
 
-// Solve runs ICM on p from s.Init. ctx cancellation ends it with status
-// Interrupted and the current assignment, which is never worse than the
+// Solve runs ICM on p from s.Init. ctx's deadline ends it with status
+// OutOfTime, its cancellation with Interrupted, both with the current
+// assignment, which is never worse than the
 // start.
 func Solve(ctx context.Context, p *model.Pairwise, s Settings) (*Result, error) {
 	start := time.Now()
@@ -80,19 +79,11 @@ func Solve(ctx context.Context, p *model.Pairwise, s Settings) (*Result, error) 
 	} else {
 		BestUnary(p, x)
 	}
-	var deadline time.Time
-	if s.TimeLimit > 0 {
-		deadline = start.Add(s.TimeLimit)
-	}
 	l := NewLocal(p)
 	r := &Result{Status: solver.Solved, Assignment: x}
 	for {
 		if ctx != nil && ctx.Err() != nil {
-			r.Status = solver.Interrupted
-			break
-		}
-		if !deadline.IsZero() && time.Now().After(deadline) {
-			r.Status = solver.TimeLimit
+			r.Status = solver.StopStatus(ctx)
 			break
 		}
 		if s.MaxSweeps > 0 && r.Sweeps >= s.MaxSweeps {

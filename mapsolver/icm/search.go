@@ -7,10 +7,9 @@ import (
 	"github.com/sdrmap/sdrmap/model"
 )
 
-// MaxBlock is the largest block that Search reassigns at random. With 64
-// instead of 256 the 60-s energies of auto on Grids_18 and Grids_20 with
-// seeds 1-6 came out lower in 7 of 12 runs, equal in 3 and higher in 2
-// (by at most 0.73; BENCHMARKS.md, "Smaller blocks in the iterated
+// MaxBlock is the largest block that Search reassigns at random. Smaller
+// blocks gave lower energies on the grids more often than not
+// (bench/results/2026-11-26/NOTES.md, "Smaller blocks in the iterated
 // search"): a large random block mostly lands where Improve cannot recover.
 const MaxBlock = 64
 

@@ -82,8 +82,7 @@ type forest struct {
 // 500-600 variables each (three would do: the variables off every third
 // anti-diagonal), the 21-label Segmentation_11 instance ten. Trees of a
 // single variable are dropped: ICM covers them. Set-up is O(forests *
-// (variables + edges)): 1.3 s on the dense pic2011_rus_20_40_9_3 (854
-// variables, 16,880 edges).
+// (variables + edges)), noticeable on dense models.
 func NewTrees(p *model.Pairwise) *Trees { return NewTreesCtx(context.Background(), p) }
 
 // NewTreesCtx is NewTrees that stops adding forests when ctx ends: the

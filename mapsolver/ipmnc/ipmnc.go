@@ -33,7 +33,7 @@
 // is 0 exactly at KKT points; scale = max(1, max_i R_i) is the largest range
 // of the finite energy of one variable with its neighbours fixed (R_i below).
 // The run stops with status Solved when kkt <= Tol, else at MaxIter,
-// TimeLimit, context cancellation, or when f can no longer decrease in
+// the context's deadline or cancellation, or when f can no longer decrease in
 // floating point (SolvedInaccurate).
 //
 // # Forbidden entries
@@ -85,8 +85,6 @@ type Settings struct {
 	// MaxIter is the number of projected gradient steps; 0 means
 	// DefaultMaxIter.
 	MaxIter int
-	// TimeLimit stops the run (status TimeLimit); 0 means none.
-	TimeLimit time.Duration
 	// Tol is the KKT residual (relative, see the package comment) at which
 	// the run stops with status Solved; 0 means DefaultTol.
 	Tol float64
@@ -106,7 +104,7 @@ type Iterate struct {
 // Result is the outcome of a run.
 type Result struct {
 	// Status is Solved (KKT residual <= Tol), SolvedInaccurate (f stopped
-	// decreasing in floating point first), MaxIterations, TimeLimit,
+	// decreasing in floating point first), MaxIterations, OutOfTime,
 	// Interrupted, Infeasible (a variable with every state forbidden or an
 	// edge with every pair forbidden; Assignment is nil) or Failed (NaN).
 	Status     solver.Status
@@ -138,8 +136,9 @@ type problem struct {
 	scale float64
 }
 
-// Solve runs IPM-NC on p. ctx cancellation ends it with status Interrupted
-// and the rounding of the current point.
+// Solve runs IPM-NC on p. ctx's deadline ends it with status OutOfTime,
+// its cancellation with Interrupted, both with the rounding of the current
+// point.
 func Solve(ctx context.Context, p *model.Pairwise, s Settings) (*Result, error) {
 	start := time.Now()
 	maxIter := s.MaxIter
@@ -149,10 +148,6 @@ func Solve(ctx context.Context, p *model.Pairwise, s Settings) (*Result, error) 
 	tol := s.Tol
 	if tol <= 0 {
 		tol = DefaultTol
-	}
-	var deadline time.Time
-	if s.TimeLimit > 0 {
-		deadline = start.Add(s.TimeLimit)
 	}
 	r := &Result{Energy: math.Inf(1), Objective: math.Inf(1)}
 	defer func() { r.Time = time.Since(start) }()
@@ -203,11 +198,7 @@ func Solve(ctx context.Context, p *model.Pairwise, s Settings) (*Result, error) 
 			break
 		}
 		if ctx != nil && ctx.Err() != nil {
-			r.Status = solver.Interrupted
-			break
-		}
-		if !deadline.IsZero() && time.Now().After(deadline) {
-			r.Status = solver.TimeLimit
+			r.Status = solver.StopStatus(ctx)
 			break
 		}
 		if r.Iterations >= maxIter {

@@ -356,7 +356,7 @@ func TestSpecialCases(t *testing.T) {
 	if res, _ := Solve(ctx, pg, Settings{}); res.Status != solver.Interrupted || res.Assignment == nil {
 		t.Fatalf("cancelled: %v", res.Status)
 	}
-	if res, _ := Solve(context.Background(), pg, Settings{TimeLimit: time.Nanosecond}); res.Status != solver.TimeLimit && res.Status != solver.Solved {
+	if res, _ := Solve(within(t, time.Nanosecond), pg, Settings{}); res.Status != solver.OutOfTime && res.Status != solver.Solved {
 		t.Fatalf("time limit: %v", res.Status)
 	}
 
@@ -378,4 +378,12 @@ func equal(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// within returns a context with a deadline d from now, cancelled at the
+// end of the test.
+func within(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
 }

@@ -73,14 +73,12 @@ type Settings struct {
 	// Tol stops the run (status Solved) when the bound improves by at most
 	// Tol * max(1, |Bound|) in one iteration; 0 means DefaultTol, < 0 never.
 	Tol float64
-	// TimeLimit stops the run (status TimeLimit); 0 means none.
-	TimeLimit time.Duration
 }
 
 // Result is the outcome of a run.
 type Result struct {
 	// Status is Solved (the bound converged to Tol, or the gap closed: then
-	// the assignment is optimal up to rounding), MaxIterations, TimeLimit,
+	// the assignment is optimal up to rounding), MaxIterations, OutOfTime,
 	// Interrupted, or Infeasible (proven: a table with every entry forbidden
 	// or a bound above every finite energy).
 	Status     solver.Status
@@ -91,8 +89,9 @@ type Result struct {
 	Time       time.Duration
 }
 
-// Solve runs TRW-S on p. ctx cancellation ends it with status Interrupted
-// and the best assignment and bound so far.
+// Solve runs TRW-S on p. ctx's deadline ends it with status OutOfTime,
+// its cancellation with Interrupted, both with the best assignment and
+// bound so far.
 func Solve(ctx context.Context, p *model.Pairwise, s Settings) (*Result, error) {
 	start := time.Now()
 	maxIter := s.MaxIter
@@ -103,10 +102,6 @@ func Solve(ctx context.Context, p *model.Pairwise, s Settings) (*Result, error) 
 	if tol == 0 {
 		tol = DefaultTol
 	}
-	var deadline time.Time
-	if s.TimeLimit > 0 {
-		deadline = start.Add(s.TimeLimit)
-	}
 	r := &Result{Status: solver.Solved}
 	defer func() { r.Time = time.Since(start) }()
 
@@ -115,7 +110,7 @@ func Solve(ctx context.Context, p *model.Pairwise, s Settings) (*Result, error) 
 		r.Status, r.Energy, r.Bound = solver.Infeasible, math.Inf(1), math.Inf(1)
 		return r, nil
 	}
-	t.ctx, t.deadline = ctx, deadline
+	t.ctx = ctx
 	x := make([]int, t.n)
 	t.decode(x)
 	r.Assignment = make([]int, t.n)
@@ -195,9 +190,8 @@ type trw struct {
 
 	lo, hi, scale float64 // L, U and a magnitude for rounding margins
 
-	ctx      context.Context
-	deadline time.Time
-	stop     solver.Status
+	ctx  context.Context
+	stop solver.Status
 }
 
 // newTRW builds the surrogate problem; ok is false if a table has every
@@ -298,12 +292,10 @@ func newTRW(p *model.Pairwise) (*trw, bool) {
 	return t, true
 }
 
-// stopped checks the context and the time limit.
+// stopped checks the context.
 func (t *trw) stopped() bool {
-	if t.ctx != nil && t.ctx.Err() != nil {
-		t.stop = solver.Interrupted
-	} else if !t.deadline.IsZero() && time.Now().After(t.deadline) {
-		t.stop = solver.TimeLimit
+	if t.ctx != nil {
+		t.stop = solver.StopStatus(t.ctx)
 	}
 	return t.stop != solver.Unsolved
 }

@@ -225,9 +225,8 @@ func TestLimits(t *testing.T) {
 	md, _ := gen.Orient(200, 16, 20, 0.3, 2)
 	_, p := problem(t, md)
 	s := DefaultSettings()
-	s.TimeLimit = time.Nanosecond
-	res, err := Solve(context.Background(), p, s)
-	if err != nil || res.Status != solver.TimeLimit {
+	res, err := Solve(within(t, time.Nanosecond), p, s)
+	if err != nil || res.Status != solver.OutOfTime {
 		t.Fatalf("time limit: %v %v", res.Status, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -319,4 +318,12 @@ func TestGradient(t *testing.T) {
 			t.Fatalf("coordinate %d: split gradient %.15g, serial %.15g", i, g[i], serial[i])
 		}
 	}
+}
+
+// within returns a context with a deadline d from now, cancelled at the
+// end of the test.
+func within(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
 }

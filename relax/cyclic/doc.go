@@ -8,7 +8,7 @@
 // # The reduced relaxation
 //
 // Such a model's energy is E(x) = Const + sum_e T_e((x_J - x_I) mod m).
-// Averaging a feasible point of the lifted SDR (sdr-math.md §3) over the m
+// Averaging a feasible point of the lifted SDR (docs/relaxation.md, Relaxation) over the m
 // shifts leaves its objective unchanged, so the SDR has an optimum whose
 // edge and diagonal blocks are circulant; their eigenvalues, the Fourier
 // coefficients, give n x n Hermitian blocks M_k (k = 1..m-1, M_{m-k} =
@@ -52,7 +52,7 @@
 //	sum T q >= sum_e sum_s w_e(s) / m + sum_k alpha_k <G_k, M_k>
 //	        >= sum_e sum_s w_e(s) / m + sum_k alpha_k (sum_i y_ki + n min(0, lambda_min(G_k - Diag(y_k)))),
 //
-// alpha_k = 2 for the pairs k, m - k and 1 for k = m/2: the §9 bound of
+// alpha_k = 2 for the pairs k, m - k and 1 for k = m/2: the certified bound (docs/relaxation.md) of
 // the reduced relaxation. y_k comes from the stationarity of U_k (y_ki =
 // Re <(G_k U_k)_i, u_ki>), lambda_min from Lanczos on the real form of the
 // slack, [[Re, -Im], [Im, Re]], whose eigenvalues are the slack's, doubled
@@ -74,16 +74,12 @@
 // u_1i . conj(g) for the top singular vector g of U_1 and for random g
 // (Settings.Draws), up to a common shift that leaves E unchanged.
 //
-// # Measured (BENCHMARKS.md, "ORIENT by its symmetry")
+// # Measured
 //
-// ORIENT n = 1000, m = 16, degree 50 (the paper's size): the planted
-// assignment proven optimal in 4-9 s at noise 0.1-0.5 on one core, where
-// the lifted SDPAD-LR needed 40-48 minutes at 0.1 and 0.2 and had not
-// reached 1e-5 at 0.3 after 40 minutes.
-//
-// A relaxation far from tight needs the rank growth (# Rank): ORIENT n =
-// 200, p = 0.9 stalls at rank 4 (objective -672, pinf 9e-3 for 120 s) and
-// reaches the 1e-6 protocol at rank 64 in 103 s (objective -830.198).
+// At the paper's ORIENT size it proves the planted assignments optimal in
+// seconds where the lifted SDPAD-LR took most of an hour; a relaxation far
+// from tight needs the rank growth (# Rank). The figures: BENCHMARKS.md and
+// bench/results/2026-11-26/NOTES.md, "ORIENT by its symmetry".
 //
 // Not supported: forbidden entries (refused), warm starts, probes and the
 // iterative rounding (runs end by a proof or the tolerance).

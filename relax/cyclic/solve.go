@@ -21,12 +21,11 @@ type Settings struct {
 	// the best energy did not fall (a relaxation that is not tight converges
 	// to a gap its bound cannot close); 0: never.
 	Stall     int
-	InnerIter int           // L-BFGS iterations per outer iteration, at most
-	TimeLimit time.Duration // 0: none
-	Seed      uint64        // seed of the initial point, the roundings and the eigensolver
-	Rank      int           // initial columns r of every U_k
-	MaxRank   int           // largest r: r doubles (along the slacks' negative curvature) while a certificate finds dinf > 100 Tol
-	Sigma0    float64       // initial penalty, on costs scaled to a largest |T| of 1
+	InnerIter int     // L-BFGS iterations per outer iteration, at most
+	Seed      uint64  // seed of the initial point, the roundings and the eigensolver
+	Rank      int     // initial columns r of every U_k
+	MaxRank   int     // largest r: r doubles (along the slacks' negative curvature) while a certificate finds dinf > 100 Tol
+	Sigma0    float64 // initial penalty, on costs scaled to a largest |T| of 1
 	SigmaMax  float64
 	Memory    int     // L-BFGS pairs
 	Draws     int     // roundings per outer iteration
@@ -56,8 +55,6 @@ func (s *Settings) check() error {
 		return fmt.Errorf("cyclic: need 0 < Sigma0 (%v) <= SigmaMax (%v)", s.Sigma0, s.SigmaMax)
 	case !(s.EigTol > 0):
 		return fmt.Errorf("cyclic: EigTol %v must be > 0", s.EigTol)
-	case s.TimeLimit < 0:
-		return fmt.Errorf("cyclic: TimeLimit %v must be >= 0", s.TimeLimit)
 	}
 	return nil
 }
@@ -86,18 +83,13 @@ const stallLoose = 1e-3
 // augmented Lagrangian on the factors, rounds every outer iteration and
 // certifies the multipliers once the violation is small. It stops when the
 // best rounding is proven optimal, at the tolerance, after Stall outer
-// iterations without progress, at MaxIter, at the time limit or when ctx
-// ends, with the best so far.
+// iterations without progress, at MaxIter or when ctx ends (its deadline
+// is the time limit), with the best so far.
 func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	if s.TimeLimit > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, start.Add(s.TimeLimit))
-		defer cancel()
-	}
 	stop := func() bool { return ctx.Err() != nil }
 	res := &Result{Status: solver.MaxIterations, Energy: math.Inf(1), Bound: math.Inf(-1), Gap: math.Inf(1), DualInf: math.Inf(1)}
 	if len(p.Edges) == 0 || p.M == 1 {
@@ -184,7 +176,7 @@ func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 	if res.Status != solver.Solved && res.Status != solver.SolvedInaccurate {
 		switch {
 		case ctx.Err() == context.DeadlineExceeded:
-			res.Status = solver.TimeLimit
+			res.Status = solver.OutOfTime
 		case ctx.Err() != nil:
 			res.Status = solver.Interrupted
 		}

@@ -31,15 +31,15 @@ const (
 	// RoundSample takes the argmax of the marginals and randomized
 	// roundings from a factor of Xbar (rounding.Sample).
 	RoundSample = "sample"
-	// RoundIterative is the paper's iterative rounding (spec §7): fix the
+	// RoundIterative is the paper's iterative rounding (docs/relaxation.md, Iterative rounding): fix the
 	// confident variables, re-solve the relaxation of the rest, repeat.
 	RoundIterative = "iterative"
 )
 
 // Options configure Solve.
 type Options struct {
-	// The relax.Settings go to the relaxation solver; TimeLimit is that of
-	// the whole of Solve, of which the relaxations get 1 - SearchShare.
+	// The relax.Settings go to the relaxation solver, which gets 1 -
+	// SearchShare of the time ctx has left.
 	relax.Settings
 	Rounding string // RoundSample (also "") or RoundIterative
 	NoProbe  bool   // no probes (relax.Settings.Probe): the relaxation runs to its tolerance
@@ -55,7 +55,7 @@ type Options struct {
 type Outcome struct {
 	Assignment []int         // in the pairwise model's numbering; nil if none
 	Status     solver.Status // of the first relaxation; Interrupted when ctx ended; Infeasible when the SDR is
-	Bound      float64       // certified lower bound on the energy (§9), -Inf if none
+	Bound      float64       // certified lower bound on the energy (docs/relaxation.md, Certified bound), -Inf if none
 	Iterations int           // of all relaxations
 	Rounds     int           // relaxations solved
 	// Complement reports that Bound is that of a dual point complementary
@@ -72,10 +72,10 @@ const roundingDraws = 32
 
 // Solve solves the SDR of p with rel and rounds its solution: by default
 // argmax and randomized rounding from a factor of Xbar (rounding.Sample),
-// with RoundIterative the paper's iterative rounding (spec §7,
+// with RoundIterative the paper's iterative rounding (docs/relaxation.md, Iterative rounding,
 // iterativeRound). Unless NoPolish, the candidates are polished
 // (local.Candidates); the best is kept. The relaxations get 1 - SearchShare of
-// the time limit. The bound is the certified energy bound (spec §9) of the
+// the time limit. The bound is the certified energy bound (docs/relaxation.md, Certified bound) of the
 // first relaxation, the only one over the whole model: the best of its
 // iterates', the solver's best dual point's after certify.Refine
 // (closeBound: beside the rounding and the local search when GOMAXPROCS
@@ -98,15 +98,9 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	}
 	out.Dimension = prob.N()
 	start := time.Now()
-	sctx := ctx // the certificates and the search end by the time limit
-	if o.TimeLimit > 0 {
-		var cancel context.CancelFunc
-		sctx, cancel = context.WithDeadline(ctx, start.Add(o.TimeLimit))
-		defer cancel()
-	}
-	relaxLimit := time.Duration(float64(o.TimeLimit) * (1 - SearchShare))
+	rctx, cancel := solver.Share(ctx, 1-SearchShare) // the relaxations'
+	defer cancel()
 	set := o.Settings
-	set.TimeLimit = relaxLimit
 	var log io.Writer // the refinement may write beside the rounding
 	if o.Log != nil {
 		log = &syncWriter{w: o.Log}
@@ -122,7 +116,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 			return math.Inf(-1)
 		}
 		t0 := time.Now()
-		b := complementBound(sctx, prob, d, x, target)
+		b := complementBound(ctx, prob, d, x, target)
 		if log != nil {
 			fmt.Fprintf(log, "certificate at an assignment of energy %.9g (%s): bound %.9g (iterates: %.9g), %v\n",
 				p.Energy(x), when, b, d.EnergyBound, time.Since(t0).Round(time.Millisecond))
@@ -151,7 +145,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 			return false
 		}
 	}
-	res, err := rel.Relax(ctx, prob, set)
+	res, err := rel.Relax(rctx, prob, set)
 	if err != nil {
 		return nil, err
 	}
@@ -177,11 +171,11 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 		stage("certificate", 0, math.Inf(1))
 		relaxTime := time.Since(start)
 		if runtime.GOMAXPROCS(0) > 1 {
-			rctx, cancel := context.WithCancel(sctx) // ended on an early return
+			cctx, cancel := context.WithCancel(ctx) // ended on an early return
 			defer cancel()
 			refined = make(chan float64, 1)
-			go func() { refined <- closeBound(rctx, prob, res, relaxTime, 1, log) }()
-		} else if b := closeBound(sctx, prob, res, relaxTime, closeShare, log); b > out.Bound {
+			go func() { refined <- closeBound(cctx, prob, res, relaxTime, 1, log) }()
+		} else if b := closeBound(ctx, prob, res, relaxTime, closeShare, log); b > out.Bound {
 			out.Bound, out.Complement = b, false
 		}
 	}
@@ -194,22 +188,19 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	case o.Rounding == "" || o.Rounding == RoundSample:
 		rng := rand.New(rand.NewPCG(o.Seed, 0x5d12))
 		f := res.RowFactor // past the deadline: the argmax only, no eigendecomposition
-		if sctx.Err() == nil {
+		if ctx.Err() == nil {
 			f = res.FactorOf
 		}
-		cands = rounding.SampleCtx(sctx, prob, f(), roundingDraws, rng)
+		cands = rounding.SampleCtx(ctx, prob, f(), roundingDraws, rng)
 	default:
 		resolve := func(prob *sdr.Problem, warm *relax.Start) (*relax.Solution, error) {
 			set := o.Settings
 			set.Log, set.Progress, set.Start = nil, nil, warm
-			if o.TimeLimit > 0 {
-				set.TimeLimit = relaxLimit - time.Since(start)
-				if set.TimeLimit <= 0 {
-					out.Status = solver.TimeLimit
-					return nil, nil
-				}
+			if rctx.Err() != nil {
+				out.Status = solver.StopStatus(rctx)
+				return nil, nil
 			}
-			res, err := rel.Relax(ctx, prob, set)
+			res, err := rel.Relax(rctx, prob, set)
 			if err == nil {
 				out.Iterations += res.Iterations
 			}
@@ -229,8 +220,8 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	if res.Gap <= complementTol && res.PrimalInfeasibility <= complementTol {
 		certifyBest = func(x []int) float64 { return certifyAt(res, x, "rounding", out.Bound) }
 	}
-	best, bestE, bound := local.Candidates(sctx, p, cands, out.Bound, certifyBest,
-		local.Settings{NoPolish: o.NoPolish, Seed: o.Seed, UseBudget: o.TimeLimit > 0})
+	best, bestE, bound := local.Candidates(ctx, p, cands, out.Bound, certifyBest,
+		local.Settings{NoPolish: o.NoPolish, Seed: o.Seed})
 	if bound > out.Bound {
 		out.Bound, out.Complement = bound, true
 	}
@@ -286,11 +277,10 @@ func complementHopeful(e, obj float64) bool {
 // iterate's objective.
 const complementSlack = 1e-2
 
-// complementTol is the largest gap and primal infeasibility (§8) of a
+// complementTol is the largest gap and primal infeasibility (docs/relaxation.md, Protocol) of a
 // relaxation whose rounded assignments get the complement certificate, as
 // the solvers' probes: from a farther iterate its bound is useless, and at
-// N = 500K its eigensolve (about a second an iteration) ran 3 s past the
-// time limit.
+// large N its eigensolve can run past the time limit.
 const complementTol = 0.1
 
 // closeBound returns the bound of the best dual point of res (BestY, BestZ)
@@ -309,10 +299,15 @@ const complementTol = 0.1
 // too (denseBound), under a deadline with half of that time.
 func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, relaxTime time.Duration, share float64, log io.Writer) float64 {
 	rctx, rounds := ctx, min(refineRounds, max(minRefineRounds, res.Iterations))
-	if dl, ok := ctx.Deadline(); ok {
+	if solver.HasDeadline(ctx) {
 		rounds = refineRounds
-		left := min(max(relaxTime, minRefineTime), time.Duration(float64(time.Until(dl))/share))
 		var cancel context.CancelFunc
+		ctx, cancel = solver.Share(ctx, 1/share)
+		defer cancel()
+		left := max(relaxTime, minRefineTime)
+		if dl, ok := ctx.Deadline(); ok {
+			left = min(left, time.Until(dl))
+		}
 		ctx, cancel = context.WithTimeout(ctx, left)
 		defer cancel()
 		rctx = ctx
@@ -339,8 +334,7 @@ func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, rel
 
 // denseBound returns the bound of (y, z) from the dense eigenvalues of its
 // slack (sdr.Problem.Certify), or -Inf when ctx ends first: the
-// eigendecomposition cannot be stopped, so it is left to finish unobserved
-// (about 2 s at N = 901).
+// eigendecomposition cannot be stopped, so it is left to finish unobserved.
 func denseBound(ctx context.Context, prob *sdr.Problem, y, z []float64) float64 {
 	if ctx.Err() != nil {
 		return math.Inf(-1)
@@ -392,7 +386,7 @@ func (s *syncWriter) Write(b []byte) (int, error) {
 // method keeps it too.
 const SearchShare = 0.2
 
-// complementBound returns the certified energy bound (spec §9) of the dual
+// complementBound returns the certified energy bound (docs/relaxation.md, Certified bound) of the dual
 // point complementary to the assignment x (sdr.Problem.Complement), made
 // from the relaxation's dual point of the best bound and, unless that
 // proves x optimal, from its last one: from the dense eigenvalues of the
@@ -428,7 +422,7 @@ func complementBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution
 	return bound
 }
 
-// iterativeRound is the paper's rounding (spec §7): after each relaxation,
+// iterativeRound is the paper's rounding (docs/relaxation.md, Iterative rounding): after each relaxation,
 // fix every variable with a marginal above rounding.TMax and the one with
 // the largest marginal (rounding.Fix), fold the fixed variables into their
 // neighbours (model.Pairwise with evidence, constants kept), solve the

@@ -13,8 +13,8 @@ import (
 	"github.com/sdrmap/sdrmap/sdr"
 )
 
-// alm is the augmented Lagrangian of the SDR on a factor V (factor-form.md
-// §2), on costs divided by scale (so that the largest is 1):
+// alm is the augmented Lagrangian of the SDR on a factor V (docs/relaxation.md,
+// Factor ALM), on costs divided by scale (so that the largest is 1):
 //
 //	L(V) = <C, V V^T> + sum_h (lam_h h + sigma/2 h^2)
 //	       + 1/(2 sigma) sum_g (max(0, mu_g - sigma g)^2 - mu_g^2),

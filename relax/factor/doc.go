@@ -1,7 +1,7 @@
 // Package factor solves the semidefinite relaxation of package sdr on a
 // factor Xbar = V V^T by an augmented Lagrangian (ALM), with no eigensolve
-// inside the iteration: the spec's factor-form.md derives the method, and
-// sdr-math.md fixes the relaxation (§ numbers below refer to it).
+// inside the iteration (docs/relaxation.md, Factor form and Factor ALM;
+// package sdr fixes the relaxation).
 //
 // # The factor
 //
@@ -18,9 +18,9 @@
 // (Riemannian L-BFGS: gradients and directions projected onto its tangent
 // space, steps retracted by normalizing u_i, as Burer-Monteiro methods for
 // Max-Cut do) and their E3 multiplier comes in closed form from the
-// gradient (alm.binaryMultipliers). This removes the stiffest penalty terms:
-// on the binary UAI instances it cut the L-BFGS iterations 2-8x
-// (BENCHMARKS.md, "Binary variables on the sphere"). When every variable
+// gradient (alm.binaryMultipliers). This removes the stiffest penalty terms
+// (bench/results/2026-11-25/NOTES.md, "Binary variables on the sphere").
+// When every variable
 // is binary the iteration runs on U = (u_i) itself, n rows instead of 2n +
 // 1 (alm.point): an edge's four products come from one product u_i . u_j,
 // the gradient's rows from one update per edge end (alm.patternU, gradU;
@@ -29,7 +29,7 @@
 //
 // # The iteration
 //
-// The products are penalized by the augmented Lagrangian (factor-form.md §2)
+// The products are penalized by the augmented Lagrangian (docs/relaxation.md, Factor ALM)
 // on costs scaled to a largest entry of 1 (a binary variable's h is 0 on its
 // sphere, so only its multiplier term remains),
 //
@@ -42,18 +42,15 @@
 // halves at once: the pattern's (or on U patternU's and gradU's), the
 // penalty terms' (alm.terms), the tangent projection's, the L-BFGS's over
 // its vectors (package lbfgs) and the certificates' reorthogonalization
-// (package eigen);
-// on the 100k-variable 5-label grid an L-BFGS iteration took 0.62 of the
-// time it took with only the pattern's passes split (BENCHMARKS.md, "The
-// L-BFGS on both cores").
+// (package eigen; bench/results/2026-11-26/NOTES.md, "The L-BFGS on both
+// cores").
 // On models with more than two states per variable the L-BFGS is
 // preconditioned (H_0 = gamma P) by the inverse of L's Hessian diagonal at
 // the start of each inner solve, 2 C_(ia,ia) + sigma sum_jb v_jb[c]^2 over
 // the active penalty terms (alm.hessDiag; one more pass): near an integral
 // point the penalties make the curvature along the first column (the
-// marginals) orders of magnitude larger than along the others. It lowered
-// the primal infeasibility reached in a fixed time 2-20x on the multi-label
-// instances (BENCHMARKS.md, "Preconditioned L-BFGS"); binary variables,
+// marginals) orders of magnitude larger than along the others
+// (bench/results/2026-11-25/NOTES.md, "Preconditioned L-BFGS"); binary variables,
 // whose stiffest direction the sphere removed, are left unscaled, so on
 // all-binary models the iteration is the plain L-BFGS.
 // An inner solve stops when the projected gradient's 2-norm is at most
@@ -64,59 +61,54 @@
 // the inner solves' error (the slack at the multiplier update is L's
 // gradient matrix, PSD where V minimizes L: see "Certificates"), so once
 // the primal side is done the inner solves' accuracy decides the run, and
-// the longer cap pays the certificate, which costs about 100 L-BFGS
-// iterations on large grids, less often (the 100 x 100 5-label grid's
-// whole run to the 1e-3 protocol: 0.665 of the time; BENCHMARKS.md, "The
-// dual side's inner solves"). Then the multipliers
+// the longer cap pays the certificate, which costs as much as many L-BFGS
+// iterations on large grids, less often (bench/results/2026-11-26/NOTES.md,
+// "The dual side's inner solves"). Then the multipliers
 // move to lam + sigma h and max(0, mu - sigma g); sigma grows by 4 when a
 // converged inner solve reduced the largest violation by less than a
 // factor 4, and falls by 4 (not below Sigma0) when the primal infeasibility
-// is within the tolerance and below 0.3 times the dual one (on Grids_20 with
-// seed 1 that halved the L-BFGS iterations, 3,754 -> 1,754).
+// is within the tolerance and below 0.3 times the dual one.
 //
 // # Certificates
 //
 // The multipliers are a dual point: E3, E4 and z are the ALM's (a binary
 // variable's E3 the closed form above), E1 and E2 are 0, and E0 is fixed
 // by the first column of S V (see alm.dual for why this is exact on the
-// minimal face). Its §9 bound on the face (sdr.Face, Lanczos on U^T S U,
+// minimal face). Its certified bound (docs/relaxation.md) on the face (sdr.Face, Lanczos on U^T S U,
 // certify.Partial) is rigorous for any multipliers, like every bound in
 // sdrmap, and tight when V is a rank-deficient minimizer. Certificates are
 // computed when the primal infeasibility is within the tolerance, every
 // few outer iterations before, and at the end; the SDR driver
 // (relax/driver) refines the best one (certify.Refine).
 //
-// The protocol (§8) is measured at a shift of that point, y + t w with
+// The protocol (docs/relaxation.md, Protocol) is measured at a shift of that point, y + t w with
 // A*(w) = I (sdr.Problem.BestShift): its slack is S + t I, its dual
 // objective lower by (n+1) t. A certificate computes only the 8 smallest eigenvalues
 // of U^T S U, of order N - n, so its dinf must count every eigenvalue not
-// computed as the 8th: at scale that tail is almost all of it (the
-// 100 x 100 5-label grid at iteration 12: 5.1e-3, of which the 8 computed
-// give 9e-5). At t = -lambda_8 the tail is gone and the gap grows by
-// (n+1) |lambda_8| instead, 2.7 times less on that grid and on the 100k
-// one; BestShift takes the t that balances the two (Result.Shift). Y
+// computed as the 8th: at scale that tail is almost all of it. At t =
+// -lambda_8 the tail is gone and the gap grows by (n+1) |lambda_8| instead,
+// which was less on the large grids; BestShift takes the t that balances
+// the two (Result.Shift). Y
 // stays the multipliers' point, and sigma, the inner tolerance and the
 // probes still follow its own dinf and gap. The shift also trades the 8
 // computed eigenvalues for gap, which pays where 1 + ||C||_F, the dinf's
 // scale, is large against the objective (hard constraints): the dense
-// SDPAD's protocol so shifted stopped CSP_11 4% from its optimum and was
+// SDPAD's protocol so shifted stopped CSP_11 far from its optimum and was
 // dropped; the factor ALM's CSP_11 run is the same with and without it
-// (BENCHMARKS.md, "gonum's BLAS loops on its assembly kernels").
+// (bench/results/2026-11-27/NOTES.md, "gonum's BLAS loops on its assembly
+// kernels").
 //
 // Those multipliers come from inner solves capped at InnerIter, whose
-// slack keeps many small negative eigenvalues (Grids_20 at the stop: more
-// than 32, down to -2e-3 on costs scaled to 1), each costing the bound n+1
+// slack keeps many small negative eigenvalues, each costing the bound n+1
 // times itself. So a run that ends with the primal side converged (or by
 // its time limit, whose last fifth the outer iterations leave for this)
 // but the bound more than Tol below the objective ends with a closing
 // inner solve (closeDual): up to CloseIter (300) more L-BFGS iterations
 // on L at the last multipliers, at an eighth of the penalty, whose
-// multiplier update is certified. L is convex in X on the face, so at its minimizer that
-// slack is PSD; on Grids_20 the closing solve leaves a few negative
-// eigenvalues of about 1e-4, and its point, refined by the driver, gives
-// a bound 1.0-1.7e-4 below the SDR value after 10 rounds of the bundle
-// and 5-9e-5 after as long as the relaxation took, instead of 2.2-4.2e-4
-// (BENCHMARKS.md, "The closing inner solve").
+// multiplier update is certified. L is convex in X on the face, so at its
+// minimizer that slack is PSD; the closing solve's point, refined by the
+// driver, gives a much tighter bound (bench/results/2026-11-26/NOTES.md,
+// "The closing inner solve").
 //
 // # Rank
 //
@@ -127,35 +119,22 @@
 // MaxRank). A rank-deficient V with negative eigenvalues only means
 // unconverged multipliers, and the rank stays.
 //
-// # What it does not do well (measured, BENCHMARKS.md)
+// # What it does not do well
 //
 // On the dense object-detection models (deer, giraffe: ten labels on a
-// complete graph, costs spanning orders of magnitude) the primal side now
-// converges (deer at rank 8: pinf 1.1e-4 after 60 s on one core, 2.1e-3
-// without the preconditioner) but to the best factor of rank 8, whose
-// objective (-10037) is far above the SDR value (in [-10205.8, -10160.7],
-// BENCHMARKS.md): the relaxation needs a rank near 64 there. The rank step
-// waits for a converged primal side, which comes too late; taken early (at
-// the first certificate with dinf above 100 pinf, tried) it does not leave
-// the rank-8 point (8 -> 16 reached -10061 in 60 s).
-// Started at rank 64 (--rank 64) deer reaches pinf 7.4e-4 and the objective
-// -10172.5 in 90 s on one core, but the certified bound stays far off
-// (-14850: dinf 0.21).
-// On ORIENT (16 labels, degree 50) the inner solves capped at 100 leave the
-// primal side stalling (n = 200: pinf 2.5e-3 after 120 s, 6.3e-5 with a cap
-// of 500); the sparse models, which auto gives to this solver, gain from
-// the cap (BENCHMARKS.md).
-// Grids_20 (binary) reaches the 1e-4 protocol in 7-8 s on one core with
-// seeds 0-3 (about 1,000-1,100 L-BFGS iterations; 14-18 s before the
-// iteration moved to U and the certificates to sdr.FaceSym, 47-79 s before
-// binary variables moved to the sphere, sigma to residual balancing and
-// the cap to 100), with the iterates' certified bound 9e-4 to 2e-3 below
-// the objective; the closing solve (2-2.5 s) and the driver's refinement
-// (as long again as the relaxation) bring it within 1e-4 of the SDR value.
-// Models with more than two states per variable still penalize E3: their
-// E3 set is not a manifold where two or more of a variable's rows vanish,
-// which is where near-integral solutions lie. A parametrization by frames
-// (v_ia = rho_a q_a, Q = [e_1, W] R on Stiefel manifolds) keeps E3 exactly
-// but moves a vanishing row only along one direction at first order, and
-// the ALM stalled at spurious points with it (tried; BENCHMARKS.md).
+// complete graph, costs spanning orders of magnitude) the primal side
+// converges, but at the default rank to the best factor of that rank, whose
+// objective is far above the SDR value: the relaxation needs a much higher
+// rank there. The rank step waits for a converged primal side, which comes
+// too late; taken early it does not leave the low-rank point, and started
+// at a high rank the certified bound stays far off. On ORIENT the inner
+// solves capped at InnerIter leave the primal side stalling; the sparse
+// models, which auto gives to this solver, gain from the cap. Models with
+// more than two states per variable still penalize E3: their E3 set is not
+// a manifold where two or more of a variable's rows vanish, which is where
+// near-integral solutions lie. A parametrization by frames (v_ia = rho_a
+// q_a, Q = [e_1, W] R on Stiefel manifolds) keeps E3 exactly but moves a
+// vanishing row only along one direction at first order, and the ALM
+// stalled at spurious points with it (tried). The measurements:
+// bench/results/2026-11-25/NOTES.md and 2026-11-26/NOTES.md.
 package factor

@@ -9,7 +9,7 @@ import (
 )
 
 // dual returns the dual point (y, z >= 0) of the SDR, in its own units,
-// that the ALM gives at V (factor-form.md §2): the rows E3, E4 of y and z
+// that the ALM gives at V (docs/relaxation.md, Factor ALM): the rows E3, E4 of y and z
 // are the multipliers lam + sigma h and max(0, mu - sigma g) at V (those
 // of the last update; a binary variable's E3 from binaryMultipliers), E1
 // and E2 are 0, and E0 is set so that S V lies in the span of the v_i =
@@ -24,7 +24,7 @@ import (
 // R = m V equal to some -c_i, and S V = sum_i v_i c_i^T asks row 0 of R +
 // y0 e_0 e_1^T to be sum_i c_i. The certificate on the face (sdr.Face)
 // then proves the ALM's value up to its violations; every (y, z >= 0)
-// gives a valid bound (§9).
+// gives a valid bound (docs/relaxation.md, Certified bound).
 func (a *alm) dual(v *mat.Dense) (y, z []float64) {
 	p := a.prob
 	n, r := v.Dims()
@@ -87,14 +87,13 @@ func (a *alm) binaryMultipliers(v *mat.Dense) {
 	}
 }
 
-// certifier computes §9 certificates of dual points on the minimal face
+// certifier computes certificates (docs/relaxation.md, Certified bound) of dual points on the minimal face
 // (certify.Partial on U^T S U), warm-started from its previous vectors, by
 // Lanczos: near a solution the slack has many small eigenvalues close
 // together, and there LOBPCG ran out of iterations with residuals larger
-// than lambda_min itself (Grids_20: residual 2.4e-3 at the Ritz value
-// -5.4e-4 after 800 operator applications, the bound losing n+1 times the
-// residual), where Lanczos reached a residual of 4e-9 in the same budget
-// (BENCHMARKS.md, "Lanczos certificates").
+// than lambda_min itself (the bound losing n+1 times the residual), where
+// Lanczos converged in the same budget (bench/results/2026-11-25/NOTES.md,
+// "Lanczos certificates").
 type certifier struct {
 	prob *sdr.Problem
 	op   *certify.Slack

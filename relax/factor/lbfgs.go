@@ -35,10 +35,9 @@ func newInner(a *alm, v *mat.Dense, mem int) *inner {
 
 // longPoint is the length of the iteration's point from which Memory 0
 // keeps 5 L-BFGS pairs instead of 10: from there the two-loop recursion
-// streams its pairs from memory, and 5 pairs take about 0.8 of the time
-// per iteration on the 100k-variable 5-label grid at rank 16 (end to end,
-// on two seeds, the certified gaps at 30 minutes came out one better and
-// one slightly worse; BENCHMARKS.md, "Five L-BFGS pairs on long points").
+// streams its pairs from memory, and fewer pairs make an iteration cheaper
+// there without a clear loss end to end (bench/results/2026-11-27/NOTES.md,
+// "Five L-BFGS pairs on long points").
 const longPoint = 1 << 17
 
 // pairs returns the L-BFGS memory for a point of n entries: mem, or when

@@ -14,7 +14,7 @@ type Relaxer struct{}
 // Relax implements relax.Solver.
 func (Relaxer) Relax(ctx context.Context, prob *sdr.Problem, rs relax.Settings) (*relax.Solution, error) {
 	s := DefaultSettings()
-	s.TimeLimit, s.Seed, s.Verbose = rs.TimeLimit, rs.Seed, rs.Log
+	s.Seed, s.Verbose = rs.Seed, rs.Log
 	if rs.Tol > 0 {
 		s.Tol, s.TolLoose = rs.Tol, max(s.TolLoose, rs.Tol)
 	}

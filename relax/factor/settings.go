@@ -13,7 +13,7 @@ import (
 
 // Settings controls Solve. Start from DefaultSettings.
 type Settings struct {
-	Tol      float64 // stop when the gap and both infeasibilities of §8 are at most Tol
+	Tol      float64 // stop when the gap and both infeasibilities of docs/relaxation.md, Protocol are at most Tol
 	TolLoose float64 // at MaxIter or a limit, status SolvedInaccurate when they are at most TolLoose
 	MaxIter  int     // outer iterations (multiplier updates)
 	// Stall ends the run (as MaxIter does) after that many outer
@@ -21,9 +21,8 @@ type Settings struct {
 	// relative and the primal infeasibility did not fall by a tenth
 	// (solver.StallShrink); 0: never.
 	Stall     int
-	InnerIter int           // L-BFGS iterations per outer iteration, at most (3 InnerIter once the primal infeasibility is within Tol)
-	TimeLimit time.Duration // 0: none
-	Seed      uint64        // seed of the initial factor and of the eigensolver
+	InnerIter int    // L-BFGS iterations per outer iteration, at most (3 InnerIter once the primal infeasibility is within Tol)
+	Seed      uint64 // seed of the initial factor and of the eigensolver
 
 	// Rank is the initial number of columns of V; the rank grows (at most
 	// doubling at a time, up to MaxRank) by the certificate's directions
@@ -120,9 +119,9 @@ type Iterate struct {
 	Inner               int     // L-BFGS iterations so far
 	PrimalObjective     float64 // <C, V V^T>
 	DualObjective       float64 // -<b, y>
-	Gap                 float64 // §8, at the shifted dual point (Result.Shift)
-	PrimalInfeasibility float64 // §8
-	DualInfeasibility   float64 // §8 on the face, at the shifted dual point
+	Gap                 float64 // docs/relaxation.md, Protocol, at the shifted dual point (Result.Shift)
+	PrimalInfeasibility float64 // docs/relaxation.md, Protocol
+	DualInfeasibility   float64 // docs/relaxation.md, Protocol on the face, at the shifted dual point
 	Bound               float64 // best certified lower bound on min <C,Xbar> so far
 	Rank                int
 	Sigma               float64
@@ -147,7 +146,7 @@ type Result struct {
 	PrimalInfeasibility float64
 	DualInfeasibility   float64 // on the minimal face, at ShiftDual(Y, Shift)
 
-	// Shift is the t >= 0 at which the protocol (§8) measures the last
+	// Shift is the t >= 0 at which the protocol (docs/relaxation.md, Protocol) measures the last
 	// iterate's dual point: sdr.Problem.ShiftDual(Y, t), whose slack is
 	// Y's plus t I (sdr.Problem.BestShift; 0 when not certified).
 	Shift float64
@@ -158,7 +157,7 @@ type Result struct {
 	Evaluations int // evaluations of the Lagrangian and its gradient (two passes over the pattern each)
 	Time        time.Duration
 
-	// SDRBound is the best certified lower bound (§9) on min <C,Xbar>;
+	// SDRBound is the best certified lower bound (docs/relaxation.md, Certified bound) on min <C,Xbar>;
 	// EnergyBound = SDRBound - Const bounds the energy of every assignment.
 	SDRBound, EnergyBound float64
 

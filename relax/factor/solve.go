@@ -52,23 +52,21 @@ var errNotCertified = errors.New("factor: not certified at this iteration")
 
 // Solve solves the SDR of prob by the augmented Lagrangian on a factor
 // Xbar = V V^T (see the package doc). It returns an error only for invalid
-// settings; cancelling ctx stops the run with status Interrupted, the time
-// limit or ctx's deadline with TimeLimit (solver.WithLimit: the inner
-// iterations and the certificates' eigensolver check it), all with the
-// last factor and the best bound so far.
+// settings; cancelling ctx stops the run with status Interrupted, ctx's
+// deadline (the time limit) with OutOfTime (the inner iterations and the
+// certificates' eigensolver check it), all with the last factor and the
+// best bound so far.
 func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
-	defer cancel()
 	// Under a deadline the outer iterations end closingReserve of the time
 	// before it (lctx), which is the closing inner solve's.
 	lctx := ctx
-	if dl, ok := ctx.Deadline(); ok && s.CloseIter > 0 {
+	if s.CloseIter > 0 {
 		var lcancel context.CancelFunc
-		lctx, lcancel = context.WithDeadline(ctx, t0.Add(time.Duration(float64(dl.Sub(t0))*(1-closingReserve))))
+		lctx, lcancel = solver.Share(ctx, 1-closingReserve)
 		defer lcancel()
 	}
 	stop := solver.Done(lctx)
@@ -199,7 +197,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		}
 	}
 	res.Marginals = prob.Marginals(column0(v))
-	if ctx.Err() == nil && !proven && s.CloseIter > 0 && (res.PrimalInfeasibility <= s.TolLoose || res.Status == solver.TimeLimit) &&
+	if ctx.Err() == nil && !proven && s.CloseIter > 0 && (res.PrimalInfeasibility <= s.TolLoose || res.Status == solver.OutOfTime) &&
 		!(sdr.Gap(res.PrimalObjective, res.SDRBound) <= s.Tol) {
 		closeDual(ctx, a, in.v(), cf, res, &s)
 	}
@@ -228,10 +226,9 @@ const (
 // "Certificates"). Its bound counts when better, and its point becomes
 // res.BestY, BestZ either way, the start of certify.Refine: an outlier
 // eigenvalue can put its own bound below the iterates', but the
-// refinement removes it first (Grids_20 with seed 3: -11128.4 against
-// -11119.3, refined -11113.1 against -11114.1), and so when the time limit
-// cuts its certificate short (the binary 100k grid at 100 s: refined
-// -211553.6 against -218638.5 from the iterates').
+// refinement removes it first, and so when the time limit cuts its
+// certificate short (bench/results/2026-11-26/NOTES.md, "The closing inner
+// solve").
 // res's factor and objectives stay the run's.
 func closeDual(ctx context.Context, a *alm, x *mat.Dense, cf *certifier, res *Result, s *Settings) {
 	t0 := time.Now()

@@ -14,7 +14,7 @@ import (
 
 // BenchmarkGrid10 solves the SDR of a 10 x 10 Potts grid with 4 labels (N =
 // 401, random unaries) to the protocol tolerance 1e-4 (gap and
-// infeasibilities, §8) with the default settings. With SDPAD_BENCH_CSDP=1
+// infeasibilities, docs/relaxation.md, Protocol) with the default settings. With SDPAD_BENCH_CSDP=1
 // it also times csdp on the SDPA export of the same problem (minutes).
 func BenchmarkGrid10(b *testing.B) {
 	p, err := sdr.Build(gridPW(rand.New(rand.NewPCG(1, 2)), 10, 4))

@@ -84,10 +84,10 @@ func (dn *dense) start(f *mat.Dense, x *sdr.Sym) {
 }
 
 // certify computes the eigenvalues of the dual slack compressed to the face
-// (for the certified bound, §9, and the dual infeasibility in face mode)
-// and, without face mode or when closing, of the whole slack (§8); none
-// after the time limit or an interrupt once the caller's context has ended,
-// unless N is at most hurryDenseMax (skipped).
+// (for the certified bound, docs/relaxation.md, Certified bound, and the dual infeasibility in face mode)
+// and, without face mode or when closing, of the whole slack (docs/relaxation.md, Protocol); none
+// once the run's deadline has passed or after an interrupt, unless N is at
+// most hurryDenseMax (skipped).
 func (dn *dense) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.Certificate, bool, bool) {
 	if mode == certHurry && dn.hurry != nil && dn.hurry() {
 		return skipped(dn.prob, slack), false, true

@@ -31,12 +31,12 @@ const (
 	minEigenTol         = 1e-12
 )
 
-// hurryGrace is how long the hurried certificate may run after the
-// caller's context ended: the run still ends within about a second of a
-// signal, and small problems keep a bound.
+// hurryGrace is how long the hurried certificate may run after an
+// interrupt: the run still ends within about a second of a signal, and
+// small problems keep a bound.
 const hurryGrace = 300 * time.Millisecond
 
-// SolveLR runs SDPAD-LR, the paper's Algorithm 2 (spec §6): the iteration
+// SolveLR runs SDPAD-LR, the paper's Algorithm 2 (docs/relaxation.md, SDPAD-LR): the iteration
 // of Solve with Xbar = Y Y^T, Y of N x r, and the projection replaced by the
 // top-r eigenpairs of V = Y Y^T - S'/mu, found by LOBPCG (package eigen) on
 // the implicit operator and warm-started from the previous iteration's
@@ -50,7 +50,7 @@ const hurryGrace = 300 * time.Millisecond
 // longer bounds the dual infeasibility: the protocol stop always uses a
 // certificate, whose dual infeasibility comes from the CertifyRank smallest
 // eigenvalues of the (compressed) dual slack and is an upper estimate when
-// they are all negative (sdr.CertifyPartial). The certified bound (§9)
+// they are all negative (sdr.CertifyPartial). The certified bound (docs/relaxation.md, Certified bound)
 // rests on the smallest Ritz value less its residual: rigorous for the
 // eigenvalue it approximates, and a bound on lambda_min unless LOBPCG
 // missed a smaller eigenvalue from its random start (see eigen.LowerBound).
@@ -59,11 +59,11 @@ func SolveLR(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error
 		return nil, err
 	}
 	lr := newLowRank(prob, &s)
-	hurry, release := solver.Grace(ctx, hurryGrace)
+	grace, release := solver.Grace(ctx, hurryGrace)
 	defer release()
-	lr.hurry = hurry
-	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
-	defer cancel()
+	lr.hurry = func() bool {
+		return solver.Late(ctx) || solver.StopStatus(ctx) == solver.Interrupted && grace()
+	}
 	lr.stop = solver.Done(ctx)
 	st := newState(prob, s, lr)
 	return st.run(ctx, "sdpad-lr"), nil
@@ -95,7 +95,7 @@ type lowRank struct {
 	cols    int
 	cnt     int         // their number
 	stop    func() bool // the run's deadline or interrupt: ends eigensolves early (nil: never)
-	hurry   func() bool // the caller's context ended (its deadline or an interrupt) hurryGrace ago: ends the hurried closing certificate (nil: never)
+	hurry   func() bool // the whole run's deadline passed, or an interrupt hurryGrace ago: ends the hurried closing certificate (nil: never)
 }
 
 func newLowRank(prob *sdr.Problem, s *Settings) *lowRank {
@@ -174,8 +174,8 @@ func (lr *lowRank) project(slack *sdr.Sym, mu, acc float64, x *sdr.Sym) (float64
 		lr.resize(min(2*lr.r, s.MaxRank, lr.d))
 	}
 	// No guard vectors (Guard < 0): with the default guard this
-	// warm-started, inexact solve took 1.5x the CPU time on the 10 x 10
-	// grid (21.2 s against 13.8 s, 2,780 against 2,107 iterations).
+	// warm-started, inexact solve cost more time and iterations
+	// (bench/results/2026-11-22/NOTES.md, "SDP solvers on a 10 x 10 Potts grid").
 	op := eigen.Func{N: lr.d, F: lr.applyV}
 	res, err := eigen.Largest(op, lr.r, lr.warm, eigen.Settings{Tol: min(s.EigenTol, max(acc, minEigenTol)), MaxIter: s.EigenMaxIter, NoVerify: true, Seed: uint64(lr.k), Guard: -1, Stop: lr.stop})
 	// ErrNotConverged leaves an inexact projection, which later iterations refine.
@@ -252,11 +252,10 @@ func factorDiff(a, b *mat.Dense) float64 {
 // compressed slack and, when closing on the face, of the whole slack (the
 // PSD-cone dual infeasibility). The eigensolves stop at the run's deadline,
 // except a hurried one (after the time limit or an interrupt): it stops
-// after hurryCertifyMaxIter iterations or hurryGrace after the caller's
-// context ended (its deadline, using what that leaves after the run's, or
-// an interrupt); past that, no eigensolve is made (one cut short gives no
-// bound, see certify.Partial) and the dual infeasibility is the upper
-// estimate ||S'||_F / (1 + ||C||_F).
+// after hurryCertifyMaxIter iterations, at the whole run's deadline
+// (solver.Late) or hurryGrace after an interrupt; past that, no eigensolve
+// is made (one cut short gives no bound, see certify.Partial) and the dual
+// infeasibility is the upper estimate ||S'||_F / (1 + ||C||_F).
 func (lr *lowRank) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.Certificate, bool, bool) {
 	lr.slack = slack
 	onFace := lr.face != nil

@@ -7,7 +7,7 @@ import (
 	"github.com/sdrmap/sdrmap/model"
 )
 
-// remark is the example of the paper's remark in section 2.1 (spec §10) in
+// remark is the example of the paper's remark in section 2.1 (docs/relaxation.md, Small cases) in
 // the maximization convention: w1 = -[2,0], w2 = -[-3,0], W12 =
 // -[[0,2],[2,0]]. Minimum energy -1; without P the SDR reaches -4/3.
 func remark() *model.Pairwise {

@@ -21,7 +21,6 @@ func (r Relaxer) Relax(ctx context.Context, prob *sdr.Problem, rs relax.Settings
 	if r.Base != nil {
 		s = *r.Base
 	}
-	s.TimeLimit = rs.TimeLimit
 	if rs.Tol > 0 {
 		s.Tol = rs.Tol
 		s.TolLoose = max(s.TolLoose, rs.Tol)

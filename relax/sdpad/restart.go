@@ -37,7 +37,7 @@ func (st *state) accumulate() {
 
 // restart replaces the iterate by the average since the last restart,
 // Xbar_{k-1} = Xbar_{k-2} = mean Xbar, y = mean y, z = mean z (z stays
-// nonnegative), when the average's max(gap, pinf) of §8 is below
+// nonnegative), when the average's max(gap, pinf) of docs/relaxation.md, Protocol is below
 // restartGain times the iterate's; either way it clears the sums.
 func (st *state) restart() {
 	a := &st.avg

@@ -42,21 +42,21 @@ type Result struct {
 
 	PrimalObjective     float64 // <C, X>
 	DualObjective       float64 // -<b, y>
-	Gap                 float64 // §8
-	PrimalInfeasibility float64 // §8, primal part
-	DualInfeasibility   float64 // §8, dual part: Solve exact (dense eigenvalues of C + A*(y) - P*(z)), SolveLR an upper estimate (sdr.CertifyPartial); NaN after a hurried SolveLR stop
+	Gap                 float64 // docs/relaxation.md, Protocol
+	PrimalInfeasibility float64 // docs/relaxation.md, Protocol, primal part
+	DualInfeasibility   float64 // docs/relaxation.md, Protocol, dual part: Solve exact (dense eigenvalues of C + A*(y) - P*(z)), SolveLR an upper estimate (sdr.CertifyPartial); NaN after a hurried SolveLR stop
 
 	// FaceDualInfeasibility is the dual infeasibility against the dual
 	// cone of the minimal face (sdr.Certificate). The stopping rule uses it
 	// in Face mode, where DualInfeasibility stays large: the face's dual
-	// slack need not be PSD on the directions v_i (§3).
+	// slack need not be PSD on the directions v_i (docs/relaxation.md, Minimal face).
 	FaceDualInfeasibility float64
 	Iterations            int
 	Time                  time.Duration
 	Mu                    float64 // final penalty
 	Restarts              int     // restarts from the average of the iterates (Settings.RestartEvery)
 
-	// SDRBound is the best certified lower bound (§9) on the SDR optimum
+	// SDRBound is the best certified lower bound (docs/relaxation.md, Certified bound) on the SDR optimum
 	// min <C,Xbar> over all iterates; EnergyBound = SDRBound - Const, less
 	// rounding, is a certified lower bound on the energy of every
 	// assignment of the model (-EnergyBound bounds max f from above).

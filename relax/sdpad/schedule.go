@@ -2,7 +2,7 @@ package sdpad
 
 import "math"
 
-// adapt updates mu for the next iteration (§5).
+// adapt updates mu for the next iteration (docs/relaxation.md, SDPAD).
 func (st *state) adapt(k int) {
 	s := &st.s
 	switch s.Schedule {

@@ -102,7 +102,7 @@ func TestMeasureSchedules(t *testing.T) {
 		total, unsolved, random := 0, 0, 0
 		for _, pr := range probs {
 			s := DefaultSettings()
-			s.Tol, s.TolLoose, s.Anderson, s.ExactZ, s.StepLength = tol, tol, 0, false, 1 // the schedules of the plain iteration, §5's steps
+			s.Tol, s.TolLoose, s.Anderson, s.ExactZ, s.StepLength = tol, tol, 0, false, 1 // the schedules of the plain iteration, the paper's steps
 			c.f(&s)
 			if strings.HasSuffix(c.name, "mu0 ratio") { // the whole ||C||_F / sqrt(N), SolveLR's default
 				s.Mu0 = ratioMu(pr.p, s.MuMin)
@@ -161,9 +161,10 @@ func TestMeasureSchedulesShared(t *testing.T) {
 			{"default", func(s *Settings) {}},
 		} {
 			s := DefaultSettings()
-			s.TimeLimit = time.Minute
 			c.f(&s)
-			r, err := SolveLR(context.Background(), p, s)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			r, err := SolveLR(ctx, p, s)
+			cancel()
 			if err != nil {
 				t.Fatal(err)
 			}

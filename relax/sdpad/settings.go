@@ -2,7 +2,6 @@ package sdpad
 
 import (
 	"io"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -11,7 +10,7 @@ import (
 // Settings.StepLength.
 const MaxStepLength = 1.618033988749895
 
-// Parameters of the paper's Algorithm 1 (spec §5).
+// Parameters of the paper's Algorithm 1 (docs/relaxation.md, SDPAD).
 const (
 	PaperMuMin   = 1e-3 // initial penalty mu_min
 	PaperRho     = 1.005
@@ -29,7 +28,7 @@ type StopRule int
 
 const (
 	// Protocol stops when the gap and both infeasibilities of the
-	// evaluation protocol (§8) are at most Tol.
+	// evaluation protocol (docs/relaxation.md, Protocol) are at most Tol.
 	Protocol StopRule = iota
 	// Paper stops on the paper's min(mu ||Xbar_k - Xbar_{k-1}||_F,
 	// ||A(Xbar_k) - b||) <= Eps.
@@ -58,23 +57,22 @@ type Settings struct {
 	MaxIter int // iteration limit
 	// Stall ends the run (as MaxIter does) after that many iterations in a
 	// row in which the certified bound rose by at most Tol relative and the
-	// primal infeasibility did not halve; 0: never.
-	Stall     int
-	TimeLimit time.Duration // 0: none
+	// primal infeasibility did not fall by a tenth (solver.StallShrink); 0:
+	// never.
+	Stall int
 
 	// MaxOrder is the largest N that Solve takes (0: any); a larger
 	// problem gets ErrTooLarge. An iteration of Solve is a dense
 	// eigendecomposition of order N - n (on the face; N for the closing
 	// certificate), which looks at no context or time limit, and its time
-	// grows as the cube of the order: 0.12 s for deer_0034 (541), 2 s for
-	// Grids_18 (1601), on one core; by that law 40 minutes for GeomSurf-7
-	// (14611). The dense matrices take about 100 N^2 bytes (Grids_18's
-	// whole run peaks at 1.26 GB; GeomSurf-7: 24 GB). SolveLR has no such
+	// grows as the cube of the order (bench/results/2026-11-27/NOTES.md,
+	// "The dense SDPAD above N = 4000"). The dense matrices take about
+	// 100 N^2 bytes. SolveLR has no such
 	// limit.
 	MaxOrder int
 
 	StopRule StopRule
-	Tol      float64 // Protocol: gap and inf of §8 at most Tol
+	Tol      float64 // Protocol: gap and inf (docs/relaxation.md, Protocol) at most Tol
 	TolLoose float64 // at MaxIter, status SolvedInaccurate instead of MaxIterations if gap and inf are at most TolLoose
 	Eps      float64 // Paper: the paper's epsilon
 
@@ -91,21 +89,21 @@ type Settings struct {
 	// augmented Lagrangian over z >= 0, as the y-step is over y: z -
 	// mu (P P*)^{-1} P(Xt) = z - 2 mu P(Xt), clipped at 0 (A and P touch
 	// disjoint entries of Xbar, so the two minimizations are independent;
-	// spec §3 and §5). Without it the step is §5's z - mu P(Xt), half of
-	// that: 1.3 times the iterations on deer_0034 (see the package doc).
+	// docs/relaxation.md, Operators and SDPAD). Without it the step is the paper's z - mu P(Xt), half of
+	// that, which takes more iterations (see the package doc).
 	ExactZ bool
 
 	// StepLength is the step gamma of the multiplier Xbar in the dense
 	// Solve: Xbar_k = (1 - gamma) Xbar_{k-1} + gamma Proj(Xbar_{k-1} -
 	// S'/mu), with the extrapolation Xt = (1 + 1/gamma) Xbar_{k-1} -
 	// Xbar_{k-2}/gamma that keeps the y- and z-steps the exact
-	// minimizations (§5 is gamma = 1). With ExactZ the method converges
+	// minimizations (the paper's is gamma = 1). With ExactZ the method converges
 	// for gamma in (0, MaxStepLength) (Fortin and Glowinski's step for
 	// two-block ADMM; Wen, Goldfarb and Yin take 1.6). SolveLR takes 1: a
 	// relaxed factor would have twice the rank.
 	StepLength float64
 
-	// BoundEvery: the certified bound (§9) and the exact dual
+	// BoundEvery: the certified bound (docs/relaxation.md, Certified bound) and the exact dual
 	// infeasibility are computed every BoundEvery iterations (dense
 	// eigenvalues of the dual slack) and always at the end.
 	BoundEvery int
@@ -114,13 +112,13 @@ type Settings struct {
 	// holds the feasible set (facial reduction as a change of cone, see
 	// sdr.Face) instead of the whole PSD cone (the paper). The feasible
 	// set and the optimum are the same, but the unreduced SDR has no
-	// strictly feasible point (§3) and its dual iterates drift, while the
+	// strictly feasible point (docs/relaxation.md, Minimal face) and its dual iterates drift, while the
 	// face problem has one when no pair is forbidden. The stopping rule
 	// then measures the dual infeasibility against the dual cone of F
 	// (Result.FaceDualInfeasibility).
 	Face bool
 
-	// Low rank (SolveLR, spec §6): Xbar = Y Y^T with Y of N x Rank
+	// Low rank (SolveLR, docs/relaxation.md, SDPAD-LR): Xbar = Y Y^T with Y of N x Rank
 	// columns; every RankEvery iterations, if the smallest kept eigenvalue
 	// exceeds RankDelta times the largest, the rank doubles up to MaxRank.
 	Rank, MaxRank int
@@ -166,8 +164,8 @@ type Settings struct {
 	// run with status Solved: the caller has what it solves for (sdrmap:
 	// an assignment proven optimal by a certificate at it). The default,
 	// every 20 iterations from gap and pinf 0.1 on, lets a probe come at
-	// the first iterate that can prove: 280 iterations against 900 with
-	// every 100 from 1e-2 on ORIENT n = 100, p = 0.1 (BENCHMARKS.md).
+	// the first iterate that can prove (bench/results/2026-11-22/NOTES.md,
+	// "ORIENT tightness against noise").
 	Probe      func(*Result) bool
 	ProbeEvery int
 	ProbeTol   float64
@@ -189,17 +187,16 @@ type Start struct {
 
 // DenseMuShare is the share of ||C||_F / sqrt(N) at which the dense Solve
 // starts mu by default. A smaller mu weights dual feasibility, whose
-// iterates give the certified bound: with a quarter, auto's 60-s bounds on
-// the dense object-detection models are about twice as close to the
-// energy (deer_0034 1.2% against 2.3%) and the 10 x 10 x 4 Potts grid
-// needs 11% fewer iterations; SDPAD-LR keeps the whole ratio, which ORIENT
-// n = 200 needs (BENCHMARKS.md, "Dense projections and the initial
-// penalty").
+// iterates give the certified bound: with a quarter, auto's bounds on the
+// dense object-detection models came closer to the energy and the small
+// Potts grid needed fewer iterations; SDPAD-LR keeps the whole ratio, which
+// ORIENT needs (bench/results/2026-11-26/NOTES.md, "Dense projections and
+// the initial penalty").
 const DenseMuShare = 0.25
 
 // DefaultMaxOrder is Settings.MaxOrder of DefaultSettings: 1.6 GB of
-// dense matrices, and iterations of 4 s (binary variables: order 2000 on
-// the face) to about 50 s (10 labels: 3600) on one core.
+// dense matrices (100 N^2 bytes), and the largest order whose
+// uninterruptible iterations stay reasonably short on one core.
 const DefaultMaxOrder = 4000
 
 // DefaultSettings returns the settings used by sdrmap: facial reduction,
@@ -243,8 +240,8 @@ func DefaultSettings() Settings {
 
 // PaperSettings returns the paper's Algorithm 1 as published: the whole PSD
 // cone, mu from mu_min = 1e-3 growing by rho = 1.005 without bound, the
-// paper's stopping rule with eps = 1e-4, k_max = 1000, and the steps of
-// §5 (no ExactZ, StepLength 1).
+// paper's stopping rule with eps = 1e-4, k_max = 1000, and the paper's steps
+// (docs/relaxation.md, SDPAD: no ExactZ, StepLength 1).
 func PaperSettings() Settings {
 	s := DefaultSettings()
 	s.MaxIter = PaperMaxIter

@@ -16,12 +16,12 @@ import (
 // Settings.MaxOrder.
 var ErrTooLarge = errors.New("sdpad: too large for the dense SDPAD")
 
-// Solve runs Algorithm 1 of the paper (SDPAD, §5) on prob with a dense
+// Solve runs Algorithm 1 of the paper (SDPAD, docs/relaxation.md, SDPAD) on prob with a dense
 // eigendecomposition per iteration (see Projection in the package doc). It
 // returns an error only for invalid settings or a problem above
 // Settings.MaxOrder (ErrTooLarge); numerical trouble gives status
 // Failed, whose result must not be used. Cancelling ctx stops the run with
-// status Interrupted, the time limit with TimeLimit; both keep the last
+// status Interrupted, the time limit with OutOfTime; both keep the last
 // iterate and the best certified bound so far.
 func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
 	if err := s.check(prob); err != nil {
@@ -35,9 +35,9 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		s.Mu0 = max(s.MuMin, DenseMuShare*ratioMu(prob, 0))
 	}
 	dn := newDense(prob, s.Face, s.StepLength)
-	dn.hurry = func() bool { return ctx.Err() != nil && prob.N() > hurryDenseMax }
-	ctx, cancel := solver.WithLimit(ctx, s.TimeLimit)
-	defer cancel()
+	dn.hurry = func() bool {
+		return (solver.Late(ctx) || solver.StopStatus(ctx) == solver.Interrupted) && prob.N() > hurryDenseMax
+	}
 	st := newState(prob, s, dn)
 	st.gamma = s.StepLength
 	st.residualBound = true
@@ -81,8 +81,6 @@ func (st *state) run(ctx context.Context, name string) *Result {
 			status = solver.SolvedInaccurate
 		case k >= s.MaxIter || s.Stall > 0 && stalled >= s.Stall:
 			status = solver.MaxIterations
-		case s.TimeLimit > 0 && it.Time >= s.TimeLimit:
-			status = solver.TimeLimit
 		case ctx.Err() != nil:
 			status = solver.StopStatus(ctx)
 		}
@@ -109,7 +107,7 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		}
 	}
 	mode := certClose
-	if status == solver.TimeLimit || status == solver.Interrupted || probed {
+	if status == solver.OutOfTime || status == solver.Interrupted || probed {
 		mode = certHurry
 	}
 	if status != solver.Failed && (st.lastCert != k || s.Face) && !st.certify(k, mode) {

@@ -43,7 +43,7 @@ func tight(tol float64) Settings {
 }
 
 // TestRemark: the SDR of the remark example is tight (minimum -1) with
-// P(Xbar) >= 0 and reaches -4/3 without it (spec §10), with the default
+// P(Xbar) >= 0 and reaches -4/3 without it (docs/relaxation.md, Small cases), with the default
 // settings and with the paper's cone and schedule.
 func TestRemark(t *testing.T) {
 	p := build(t, remark())
@@ -121,7 +121,7 @@ func randomTiny(r *rand.Rand, count int) []tinyCase {
 // certified bound never exceeds the minimum energy, at any iterate, that
 // the SDR is tight on trees (argmax rounding is optimal), Theorem 1 on
 // the output, and that the plain iteration (no Anderson acceleration) and
-// the steps of §5 (ExactZ false, StepLength 1) reach the same SDR value.
+// the paper's steps (docs/relaxation.md, SDPAD; ExactZ false, StepLength 1) reach the same SDR value.
 func TestRandomTiny(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	cases := randomTiny(r, 300)
@@ -171,7 +171,7 @@ func TestRandomTiny(t *testing.T) {
 		paper := s
 		paper.ExactZ, paper.StepLength, paper.Monitor = false, 1, nil
 		if pr := solve(t, p, paper); math.Abs(pr.PrimalObjective-res.PrimalObjective) > 1e-5*scale {
-			t.Fatalf("case %d: SDR value %v with the default steps, %v with §5's", ci, res.PrimalObjective, pr.PrimalObjective)
+			t.Fatalf("case %d: SDR value %v with the default steps, %v with the paper's steps", ci, res.PrimalObjective, pr.PrimalObjective)
 		}
 		if c.tree {
 			trees++
@@ -265,15 +265,19 @@ func TestLimitsAndCancel(t *testing.T) {
 	// Every iteration certified, and time for a few: past its deadline a
 	// run computes no closing certificate, so a limit shorter than one
 	// iteration (1 ms failed under load) leaves no bound.
-	s.TimeLimit, s.BoundEvery = 50*time.Millisecond, 1
-	r := solve(t, p, s)
-	if r.Status != solver.TimeLimit || math.IsInf(r.EnergyBound, -1) {
+	s.BoundEvery = 1
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	r, err := Solve(ctx, p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != solver.OutOfTime || math.IsInf(r.EnergyBound, -1) {
 		t.Fatalf("time limit: status %v, bound %v", r.Status, r.EnergyBound)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel = context.WithCancel(context.Background())
 	cancel()
-	s.TimeLimit = 0 // a first iteration slower than 1 ms would end on the limit
-	r, err := Solve(ctx, p, s)
+	r, err = Solve(ctx, p, s)
 	if err != nil || r.Status != solver.Interrupted || r.Iterations != 1 || math.IsInf(r.EnergyBound, -1) {
 		t.Fatalf("cancelled: %v, status %v after %d iterations, bound %v", err, r.Status, r.Iterations, r.EnergyBound)
 	}

@@ -12,13 +12,13 @@ import (
 // primal is the primal step of the iteration and the spectral work of the
 // certificates: dense (Algorithm 1) or low rank (Algorithm 2).
 type primal interface {
-	// project sets Xbar_k = Proj(Xbar_{k-1} - slack/mu) (§5, §6), or in
+	// project sets Xbar_k = Proj(Xbar_{k-1} - slack/mu) (docs/relaxation.md, SDPAD, SDPAD-LR), or in
 	// the dense Solve (1 - gamma) Xbar_{k-1} + gamma Proj(...)
 	// (Settings.StepLength), writes Xbar_k on the pattern into x and
 	// returns ||Proj(...) - Xbar_{k-1}||_F, the dual residual over mu. An
 	// iterative method may stop at a relative accuracy acc.
 	project(slack *sdr.Sym, mu, acc float64, x *sdr.Sym) (float64, bool)
-	// certify returns the certificate (§8, §9) of (y, z), whose dual slack
+	// certify returns the certificate (docs/relaxation.md, Protocol, Certified bound) of (y, z), whose dual slack
 	// is slack. exact reports that its dual infeasibility may stop the
 	// iteration (an estimate from an unconverged eigensolver only steers
 	// mu).
@@ -54,7 +54,7 @@ const (
 // relative to the smaller infeasibility of the previous iterate.
 const projectAccuracy = 1e-2
 
-// state is the iteration of Algorithm 1 (§5) with its primal step pr.
+// state is the iteration of Algorithm 1 (docs/relaxation.md, SDPAD) with its primal step pr.
 type state struct {
 	prob *sdr.Problem
 	s    Settings
@@ -76,7 +76,7 @@ type state struct {
 	bestY    []float64 // the dual iterate of bestLow
 	bestZ    []float64
 	lastCert int           // iteration of the last certificate
-	dinf     float64       // dual infeasibility (§8) of the last certificate
+	dinf     float64       // dual infeasibility (docs/relaxation.md, Protocol) of the last certificate
 	dinfFace float64       // dual infeasibility with respect to the face
 	avg      averager      // sums of the iterates since the last restart
 	acc      *anderson     // Anderson acceleration (dense only), nil for none
@@ -121,7 +121,7 @@ func newState(prob *sdr.Problem, s Settings, pr primal) *state {
 	return st
 }
 
-// step performs one iteration of Algorithm 1 and the cheap measures of §8.
+// step performs one iteration of Algorithm 1 and the cheap measures of docs/relaxation.md, Protocol.
 func (st *state) step() bool {
 	p, mu := st.prob, st.mu
 	st.xt.CopyFrom(st.xp1)
@@ -169,7 +169,7 @@ func (st *state) step() bool {
 	return !math.IsNaN(it.PrimalObjective+it.DualObjective+dx) && !math.IsInf(dx, 0)
 }
 
-// primalPoint is the primal iterate that the measures of §8, the result
+// primalPoint is the primal iterate that the measures of docs/relaxation.md, Protocol, the result
 // and the rounding take: Xbar_k, or with a step length gamma != 1 the PSD
 // point Proj(...) of the last projection (Xbar_k then need not be PSD).
 func (st *state) primalPoint() *sdr.Sym {
@@ -179,7 +179,7 @@ func (st *state) primalPoint() *sdr.Sym {
 	return st.xp1
 }
 
-// pinf returns the primal infeasibility of §8 of the primal point (without
+// pinf returns the primal infeasibility of docs/relaxation.md, Protocol of the primal point (without
 // the P part when P is dropped) and leaves its A(Xbar) - b in ty.
 func (st *state) pinf() float64 {
 	p, x := st.prob, st.primalPoint()

@@ -12,7 +12,7 @@ import (
 // meet the tolerance while the cheap dual residual does not.
 const certifyTail = 5
 
-// certify takes a certificate of the current dual iterate (§8, §9) and
+// certify takes a certificate of the current dual iterate (docs/relaxation.md, Protocol, Certified bound) and
 // keeps the best bound.
 func (st *state) certify(k int, mode certMode) bool {
 	c, exact, ok := st.pr.certify(st.slack, st.y, st.z, mode)
@@ -46,7 +46,7 @@ func skipped(prob *sdr.Problem, slack *sdr.Sym) sdr.Certificate {
 }
 
 // dualInf returns the dual infeasibility of the last certificate that the
-// stopping rule uses: against the PSD cone (§8), or the face's dual cone.
+// stopping rule uses: against the PSD cone (docs/relaxation.md, Protocol), or the face's dual cone.
 func (st *state) dualInf() float64 {
 	if st.s.Face {
 		return st.dinfFace
@@ -54,7 +54,7 @@ func (st *state) dualInf() float64 {
 	return st.dinf
 }
 
-// converged applies the protocol rule (§8) with the dual infeasibility
+// converged applies the protocol rule (docs/relaxation.md, Protocol) with the dual infeasibility
 // when it was just computed, else with the dual residual when it bounds it
 // from above (an exact projection).
 func (st *state) converged() bool {

@@ -58,8 +58,6 @@ const DefaultRestartBase = 256
 
 // Settings controls a search. The zero value is usable.
 type Settings struct {
-	// TimeLimit stops the search with status TimeLimit; 0 means none.
-	TimeLimit time.Duration
 	// MaxNodes bounds the number of decisions (status MaxIterations); 0 means
 	// DefaultMaxNodes, a negative value means no limit.
 	MaxNodes int64
@@ -75,7 +73,7 @@ type Settings struct {
 // Result is the outcome of a search.
 type Result struct {
 	// Status is Solved when a feasible assignment was found, Infeasible when
-	// none exists (proven), else TimeLimit, Interrupted or MaxIterations.
+	// none exists (proven), else OutOfTime, Interrupted or MaxIterations.
 	Status     solver.Status
 	Assignment []int   // the feasible assignment (Solved only), else nil
 	Energy     float64 // m.Energy(Assignment); +Inf when there is none
@@ -199,7 +197,7 @@ func Search(ctx context.Context, m *model.Model, hint []int, clamp []int, s Sett
 		return res, nil
 	}
 	if ctx.Err() != nil {
-		return finish(solver.Interrupted, 0, nil, nil)
+		return finish(solver.StopStatus(ctx), 0, nil, nil)
 	}
 
 	e := newEngine(m, hint, s.Seed)
@@ -229,11 +227,6 @@ func Search(ctx context.Context, m *model.Model, hint []int, clamp []int, s Sett
 	if base <= 0 {
 		base = DefaultRestartBase
 	}
-	var deadline time.Time
-	if s.TimeLimit > 0 {
-		deadline = start.Add(s.TimeLimit)
-	}
-
 	var nodes, runNodes int64
 	lubyIndex := 1
 	nextCutoff := func() int64 {
@@ -252,10 +245,7 @@ func Search(ctx context.Context, m *model.Model, hint []int, clamp []int, s Sett
 	for {
 		if nodes&63 == 0 {
 			if ctx.Err() != nil {
-				return finish(solver.Interrupted, nodes, e, nil)
-			}
-			if !deadline.IsZero() && time.Now().After(deadline) {
-				return finish(solver.TimeLimit, nodes, e, nil)
+				return finish(solver.StopStatus(ctx), nodes, e, nil)
 			}
 		}
 		if maxNodes > 0 && nodes >= maxNodes {

@@ -342,7 +342,8 @@ func TestDeterministic(t *testing.T) {
 }
 
 // TestInterrupted checks that a cancelled context stops the search at once,
-// also on a problem that would otherwise take very long.
+// also on a problem that would otherwise take very long, with status
+// Interrupted; its deadline, the time limit, with OutOfTime.
 func TestInterrupted(t *testing.T) {
 	m := pigeonhole(12) // exponential for this search
 	search := func(ctx context.Context) *Result {
@@ -375,8 +376,8 @@ func TestInterrupted(t *testing.T) {
 	ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	res = search(ctx)
-	if res.Status != solver.Interrupted || res.Nodes == 0 {
-		t.Fatalf("status %v after %d nodes and a deadline, want interrupted", res.Status, res.Nodes)
+	if res.Status != solver.OutOfTime || res.Nodes == 0 {
+		t.Fatalf("status %v after %d nodes and a deadline, want time-limit", res.Status, res.Nodes)
 	}
 }
 
@@ -390,11 +391,11 @@ func TestLimits(t *testing.T) {
 	if res.Status != solver.MaxIterations || res.Nodes != 1000 {
 		t.Fatalf("status %v after %d nodes, want max-iterations after 1000", res.Status, res.Nodes)
 	}
-	res, err = Search(context.Background(), m, nil, nil, Settings{MaxNodes: -1, TimeLimit: 30 * time.Millisecond})
+	res, err = Search(within(t, 30*time.Millisecond), m, nil, nil, Settings{MaxNodes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != solver.TimeLimit || res.Time > 2*time.Second {
+	if res.Status != solver.OutOfTime || res.Time > 2*time.Second {
 		t.Fatalf("status %v after %v, want time-limit", res.Status, res.Time)
 	}
 }
@@ -425,7 +426,7 @@ func TestPedigree9(t *testing.T) {
 		name string
 		hint []int
 	}{{"nil", nil}, {"zeros", zeros}} {
-		res, err := Search(context.Background(), m, tc.hint, nil, Settings{TimeLimit: 60 * time.Second})
+		res, err := Search(within(t, 60*time.Second), m, tc.hint, nil, Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -441,4 +442,12 @@ func TestPedigree9(t *testing.T) {
 		t.Logf("hint %s: %v, energy %.4f, %d nodes, %d fails, %d restarts, %v",
 			tc.name, res.Status, res.Energy, res.Nodes, res.Fails, res.Restarts, res.Time)
 	}
+}
+
+// within returns a context with a deadline d from now, cancelled at the
+// end of the test.
+func within(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
 }

@@ -313,7 +313,7 @@ func TestStops(t *testing.T) {
 		t.Fatal("a cancelled run changed x")
 	}
 	start := time.Now()
-	Improve(context.Background(), m, x, nil, Settings{MaxStall: -1, TimeLimit: 50 * time.Millisecond})
+	Improve(within(t, 50*time.Millisecond), m, x, nil, Settings{MaxStall: -1})
 	if el := time.Since(start); el > 2*time.Second {
 		t.Fatalf("time limit of 50ms took %v", el)
 	}
@@ -322,7 +322,7 @@ func TestStops(t *testing.T) {
 	m = randmodel.New(r, randmodel.Options{Vars: 60, MaxCard: 12, MinCard2: true, Factors: 2000, MaxArity: 2})
 	x = make([]int, m.NumVars())
 	start = time.Now()
-	Improve(context.Background(), m, x, nil, Settings{MaxStall: -1, MaxNodes: 1 << 40, TimeLimit: 50 * time.Millisecond})
+	Improve(within(t, 50*time.Millisecond), m, x, nil, Settings{MaxStall: -1, MaxNodes: 1 << 40})
 	if el := time.Since(start); el > 2*time.Second {
 		t.Fatalf("time limit of 50ms on a dense model took %v", el)
 	}
@@ -375,8 +375,8 @@ func TestMeasure(t *testing.T) {
 			e float64
 		}
 		trace := []point{{time.Since(t0), ei}}
-		e := Improve(context.Background(), m, x, nil, Settings{
-			Seed: seed, MaxStall: -1, TimeLimit: limit - time.Since(t0),
+		e := Improve(within(t, limit-time.Since(t0)), m, x, nil, Settings{
+			Seed: seed, MaxStall: -1,
 			MaxBlock: envInt("LNS_BLOCK"), MaxNodes: envInt("LNS_NODES"), Population: envInt("LNS_POP"),
 			OnImprove: func(e float64) { trace = append(trace, point{time.Since(t0), e}) },
 		})
@@ -397,4 +397,12 @@ func TestMeasure(t *testing.T) {
 		line += fmt.Sprintf(" | final %.3f, reached at %.1fs", e, last.t.Seconds())
 		fmt.Println(line)
 	}
+}
+
+// within returns a context with a deadline d from now, cancelled at the
+// end of the test.
+func within(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
 }

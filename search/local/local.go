@@ -25,10 +25,7 @@ import (
 type Settings struct {
 	NoPolish bool // Candidates: only pick the best
 	Seed     uint64
-	// UseBudget: the run has a time limit (ctx's deadline) and wants it
-	// used: more iterated searches (Candidates), no stall limit (LNS).
-	UseBudget bool
-	Log       io.Writer // LNS: a summary line
+	Log      io.Writer // LNS: a summary line
 	// Progress (LNS), if set, gets the number of improvements and the best
 	// energy every progressEvery, from another goroutine.
 	Progress func(improvements int, energy float64)
@@ -49,11 +46,11 @@ const searchRounds = 12
 // treeCandidates of them by tree-block moves, gives the best the better
 // parts of every other candidate (partition crossover, icm.Trees.Crossover;
 // then tree-block moves), then runs the iterated local search
-// (icm.Trees.Search) from the best until it stalls, with s.UseBudget
-// searchRounds of them, each followed by a crossover of the best with the
+// (icm.Trees.Search) from the best until it stalls; when ctx has a
+// deadline (a time limit the user wants used) searchRounds of them, each followed by a crossover of the best with the
 // other treeCandidates, until ctx is done or bound proves the best optimal
-// (Grids_18 and Grids_20 at 60 s: BENCHMARKS.md, "Partition crossover of
-// the rounded candidates"). After each stage that improves the best,
+// (bench/results/2026-11-26/NOTES.md, "Partition crossover of the
+// rounded candidates"). After each stage that improves the best,
 // certify (nil: none) may raise bound with a certificate at the best, first
 // right after ICM. It returns the best with its energy and the bound; with s.NoPolish,
 // it only picks the best and certifies it. The candidates are changed in
@@ -94,7 +91,7 @@ func Candidates(ctx context.Context, p *model.Pairwise, cands [][]int, bound flo
 	}
 	slices.SortStableFunc(top, func(a, b int) int { return cmp.Compare(es[a], es[b]) })
 	rounds := 1
-	if s.UseBudget {
+	if solver.HasDeadline(ctx) {
 		rounds = searchRounds
 	}
 	// cross gives the best the better parts of others and polishes it.
@@ -144,8 +141,8 @@ func Polish(ctx context.Context, m *model.Model, p *model.Pairwise, clamp []int,
 }
 
 // LNS runs the large-neighbourhood search with exact block moves (package
-// lns) on x, of energy e: with s.UseBudget until pctx ends or bound proves
-// x optimal, else until it stalls. It returns the energy of x.
+// lns) on x, of energy e: when pctx has a deadline until it ends or
+// bound proves x optimal, else until it stalls. It returns the energy of x.
 // s.Progress, if set, is called every progressEvery from another goroutine.
 func LNS(pctx context.Context, m *model.Model, clamp, x []int, e, bound float64, s Settings) float64 {
 	if pctx.Err() != nil || solver.Proven(e, bound) {
@@ -163,7 +160,7 @@ func LNS(pctx context.Context, m *model.Model, clamp, x []int, e, bound float64,
 			cancel()
 		}
 	}}
-	if s.UseBudget {
+	if solver.HasDeadline(pctx) {
 		set.MaxStall = -1
 	}
 	var wg sync.WaitGroup
