@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/format/opengm"
+	"github.com/sdrmap/sdrmap/format/toulbar2"
 	"github.com/sdrmap/sdrmap/internal/jsonfloat"
 	"github.com/sdrmap/sdrmap/internal/solvecmd"
 )
@@ -18,6 +19,10 @@ type Flags = solvecmd.Flags
 
 // hdf5 reports that this build reads OpenGM HDF5 models.
 const hdf5 = opengm.Enabled
+
+// isToulbar2 reports whether name is a toulbar2 file (.wcsp or .cfn,
+// plain, .gz or .xz).
+func isToulbar2(name string) bool { return toulbar2.Format(name) != "" }
 
 // checkFlags reports a bad solve flag before the batch starts.
 func checkFlags(fl Flags) error {
@@ -57,8 +62,10 @@ func solve(ctx context.Context, it Item, fl Flags) (rec Record, x []int, interru
 		rec.Error = fmt.Sprintf("%s: %v", it.Input, err)
 		return rec, nil, false
 	}
+	notes := in.Finish(res)
 	rec.Record = res.Record()
 	rec.Assignment = nil // in the .MPE file
+	rec.Notes = notes
 	return rec, res.Assignment, false
 }
 

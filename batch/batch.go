@@ -51,6 +51,9 @@ type Record struct {
 	sdrmap.Record
 	Seed  uint64 `json:"seed"`
 	Error string `json:"error,omitempty"`
+	// Notes: for toulbar2 files, the bound rounded up to the costs'
+	// precision, a total cost at the file's bound (solvecmd.Input.Finish).
+	Notes []string `json:"notes,omitempty"`
 	// The input's identity (with its path under its input folder, the
 	// record's own path): a re-run skips the model only when they match.
 	InputSHA256    string `json:"input_sha256,omitempty"`

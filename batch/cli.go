@@ -22,14 +22,14 @@ import (
 const usage = `usage: sdrmap-batch INPUT... --out DIR [solve flags] [--runner R] [Beam flags]
 
 Solves every model of the INPUTs as "sdrmap solve" does, on Apache Beam.
-INPUT is a model file (.uai, .uai.gz, .uai.xz, .uai.zip; .h5 in an hdf5
-build), a directory (searched recursively for models; X.uai.evid beside
+INPUT is a model file (.uai, .uai.gz, .uai.xz, .uai.zip; toulbar2's .wcsp
+and .cfn, plain, .gz or .xz; .h5 in an hdf5 build), a directory (searched recursively for models; X.uai.evid beside
 X.uai* is its evidence) or a manifest (any other file: one "MODEL [EVIDENCE]"
 per line, paths relative to the manifest, '#' comments).
 
 DIR gets results.jsonl (one JSON record per model: input, evidence, output,
 status, termination, answer, energy, log10, bound, gap, time_s, solver, seed,
-error) and each
+error, and for toulbar2 files notes: the bound rounded up) and each
 assignment as DIR/REL.MPE (REL: the model's path relative to its directory,
 or its base name; X.uai.xz gives X.uai.MPE; two models with one REL.MPE
 are refused). A model that fails to read or

@@ -33,9 +33,10 @@ func uaiBase(name string) (string, bool) {
 }
 
 // isModel reports whether a file found in a directory is a model: .uai,
-// .uai.gz, .uai.xz, .uai.zip, and .h5 in a build that reads HDF5.
+// .uai.gz, .uai.xz, .uai.zip, toulbar2's .wcsp and .cfn (plain, .gz, .xz),
+// and .h5 in a build that reads HDF5.
 func isModel(name string) bool {
-	if _, ok := uaiBase(name); ok {
+	if _, ok := uaiBase(name); ok || isToulbar2(name) {
 		return true
 	}
 	return hdf5 && strings.HasSuffix(name, ".h5")
@@ -142,7 +143,7 @@ func readManifest(path string) ([]Item, error) {
 			continue
 		}
 		if len(fields) > 2 {
-			return nil, fmt.Errorf("%s:%d: want MODEL [EVIDENCE], got %d fields (a model file that is not .uai, .uai.gz, .uai.xz, .uai.zip or .h5 is read as a manifest)", path, line, len(fields))
+			return nil, fmt.Errorf("%s:%d: want MODEL [EVIDENCE], got %d fields (a model file that is not .uai, .uai.gz, .uai.xz, .uai.zip, .wcsp, .cfn or .h5 is read as a manifest)", path, line, len(fields))
 		}
 		it := Item{Input: abs(fields[0]), Rel: filepath.Clean(fields[0])}
 		if filepath.IsAbs(it.Rel) || strings.HasPrefix(it.Rel, "..") {

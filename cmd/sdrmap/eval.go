@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sdrmap/sdrmap/format/toulbar2"
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/internal/jsonfloat"
 	"github.com/sdrmap/sdrmap/internal/solvecmd"
@@ -21,7 +22,9 @@ func evalCmd() *cobra.Command {
 		Long: `eval reads an assignment in the UAI result format ("MAP" then "n x0 ... x{n-1}")
 and prints its energy E(x) = -sum ln phi_f(x_f) (+Inf if it uses a forbidden
 entry) and its log10 score. With --evid, the assignment must agree with the
-evidence.`,
+evidence. For a toulbar2 model (.wcsp, .cfn) SOLUTION may also be what
+toulbar2 -w writes: the values of all variables on one line, as indices or
+(cfn) value names.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in, err := loadWithin(lim, args[0], evid)
@@ -29,7 +32,7 @@ evidence.`,
 				return err
 			}
 			m, ev := in.Model, in.Evidence
-			x, err := uai.ReadResultFile(args[1])
+			x, err := readAssignment(in, args[1])
 			if err != nil {
 				return err
 			}
@@ -42,12 +45,20 @@ evidence.`,
 				}
 			}
 			e := m.Energy(x)
+			notes := in.Notes(e)
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), map[string]any{
+				out := map[string]any{
 					"energy": jsonfloat.Float(e), "log10": jsonfloat.Float(model.Log10(e)), "energy_convention": in.Convention,
-				})
+				}
+				if notes != nil {
+					out["notes"] = notes
+				}
+				return writeJSON(cmd.OutOrStdout(), out)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "energy  %.9f  (%s)\nlog10   %.9f\n", e, in.Convention, model.Log10(e))
+			for _, n := range notes {
+				fmt.Fprintf(cmd.OutOrStdout(), "note    %s\n", n)
+			}
 			return nil
 		},
 	}
@@ -55,4 +66,17 @@ evidence.`,
 	c.Flags().BoolVar(&asJSON, "json", false, `print {"energy": ..., "log10": ...}`)
 	lim.Register(c.Flags())
 	return c
+}
+
+// readAssignment reads an assignment of in's model from path: a UAI result,
+// or for a toulbar2 model a toulbar2 solution.
+func readAssignment(in *input, path string) ([]int, error) {
+	data, err := uai.ReadAll(path)
+	if err != nil {
+		return nil, err
+	}
+	if in.Toulbar2 != nil && toulbar2.IsSolution(data) {
+		return in.Toulbar2.ParseSolution(path, data)
+	}
+	return uai.ParseResult(path, data)
 }

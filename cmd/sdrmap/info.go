@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -41,7 +43,8 @@ With --evid, it also reports the free variables left by the evidence.`,
 				ShiftInvariant bool `json:"shift_invariant"`
 				// Sizes after the exact conversion of higher-order factors.
 				Converted *higherorder.Stats `json:"converted,omitempty"`
-			}{File: args[0], Stats: st, Evidence: len(ev), ShiftInvariant: m.ShiftInvariant()}
+				Toulbar2  string             `json:"toulbar2,omitempty"`
+			}{File: args[0], Stats: st, Evidence: len(ev), ShiftInvariant: m.ShiftInvariant(), Toulbar2: toulbar2Info(in)}
 			if st.MaxArity > 2 {
 				_, mp, err := higherorder.Convert(m, higherorder.Settings{})
 				if err != nil {
@@ -75,6 +78,9 @@ With --evid, it also reports the free variables left by the evidence.`,
 			fmt.Fprintf(w, "edges              %d  (variable pairs of arity-2 factors)\n", st.Edges)
 			fmt.Fprintf(w, "forbidden entries  %d\n", st.ForbiddenEntries)
 			fmt.Fprintf(w, "sdr dimension      %d\n", st.SDRDimension)
+			if out.Toulbar2 != "" {
+				fmt.Fprintf(w, "toulbar2           %s\n", out.Toulbar2)
+			}
 			if out.ShiftInvariant {
 				how := fmt.Sprintf("solve fixes variable %d to state 0", m.SymmetryBreak())
 				if st.ForbiddenEntries == 0 {
@@ -105,4 +111,28 @@ With --evid, it also reports the free variables left by the evidence.`,
 	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON object instead of text")
 	lim.Register(c.Flags())
 	return c
+}
+
+// toulbar2Info describes a toulbar2 file's objective: its direction, bound
+// and cost precision; "" for other formats.
+func toulbar2Info(in *input) string {
+	p := in.Toulbar2
+	if p == nil {
+		return ""
+	}
+	dir, cmp := "minimize", "<"
+	if p.Maximize {
+		dir, cmp = "maximize", ">"
+	}
+	s := dir + ", bound none"
+	if !math.IsInf(p.Bound, 0) {
+		s = fmt.Sprintf("%s, bound %s%s", dir, cmp, strconv.FormatFloat(p.Bound, 'f', -1, 64))
+	}
+	switch {
+	case !p.Exact:
+		return s + fmt.Sprintf(", costs with more than the %d decimals of the bound (toulbar2 1.1.1 drops their fraction)", p.Precision)
+	case p.Precision == 0:
+		return s + ", integer costs"
+	}
+	return s + ", costs multiples of " + strconv.FormatFloat(p.Resolution(), 'f', -1, 64)
 }

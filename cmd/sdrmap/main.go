@@ -35,14 +35,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Short: "MAP inference in discrete Markov random fields by semidefinite relaxation",
 		Long: `sdrmap finds the most probable assignment (MAP/MPE) of a discrete Markov random
 field given in the UAI format (plain, .gz, .xz or single-file .zip) or, in a
-build with -tags hdf5, as an OpenGM HDF5 model (file.h5 or file.h5:group). A
+build with -tags hdf5, as an OpenGM HDF5 model (file.h5 or file.h5:group), or
+in toulbar2's .wcsp or .cfn formats (plain, .gz or .xz). A
 build with -tags openblas (Debian's libopenblas-dev) computes the dense SDPAD's
 projections with LAPACK (dsytrd, dstedc), faster than the pure-Go build.
 
 Energies are lower-is-better. For UAI files E(x) = -sum over factors of
 ln phi_f(x_f), +Inf when x uses a zero-probability entry, and log10 is the UAI
 competition score sum log10 phi_f(x_f) = -E / ln 10. For OpenGM files E(x) is
-OpenGM's energy, the sum of the function values (+Inf entries forbidden).
+OpenGM's energy, the sum of the function values (+Inf entries forbidden). For
+toulbar2's files E(x) is toulbar2's cost, the sum of the cost functions
+(constant included), negated for a .cfn file that maximizes; costs at or
+beyond the file's bound are forbidden entries.
 
 ` + exitHelp,
 		Version:       version(),

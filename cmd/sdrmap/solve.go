@@ -42,6 +42,10 @@ func solveCmd() *cobra.Command {
   gap         energy - bound (0: the assignment is proven optimal)
   time        wall time in seconds
   solver      the solver used
+  note        for toulbar2's .wcsp and .cfn: the bound rounded up to the
+              costs' precision (integers for wcsp), which may prove the
+              assignment optimal; a total cost at or beyond the file's
+              bound, which toulbar2 accepts for no assignment
 
 --json prints the same as one JSON object (the record that batch and bench
 write too), with "termination" for the "stopped" line, the iterations and
@@ -138,6 +142,7 @@ all).`,
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
+			notes := in.Finish(res)
 			summary := cmd.OutOrStdout()
 			if dst != nil && dst.Stdout() {
 				summary = cmd.ErrOrStderr() // stdout holds the assignment
@@ -148,7 +153,7 @@ all).`,
 			} else if dst != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "sdrmap: no feasible assignment found; %s not written\n", out)
 			}
-			o := solvecmd.Summary{Record: res.Record(), Convention: in.Convention}
+			o := solvecmd.Summary{Record: res.Record(), Convention: in.Convention, Notes: notes}
 			if asJSON {
 				if err := writeJSON(summary, o); err != nil {
 					return err
@@ -195,4 +200,7 @@ func printSummary(w io.Writer, o *solvecmd.Summary) {
 	fmt.Fprintf(w, "gap       %.3g\n", float64(o.Gap))
 	fmt.Fprintf(w, "time      %.3f s\n", o.TimeS)
 	fmt.Fprintf(w, "solver    %s\n", o.Solver)
+	for _, n := range o.Notes {
+		fmt.Fprintf(w, "note      %s\n", n)
+	}
 }

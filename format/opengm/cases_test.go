@@ -542,13 +542,20 @@ var sparseMalformed = []malformed{
 	{"duplicate key", func(r rawFile) { u64(r, spIx)[5] = 1 }, "/gm/function-id-16001/indices[5]: function 0: key 1 appears twice"},
 	{"too many keys", func(r rawFile) { u64(r, spIx)[3] = 7 }, "/gm/function-id-16001/indices[3]: function 0: number of non-default entries 7 is larger than 6"},
 	{"keys missing", func(r rawFile) { u64(r, spIx)[3] = 5 }, "/gm/function-id-16001/indices[3]: function 0: 5 non-default entries, but only 2 index entries remain"},
-	{"order 5 generalized Potts", func(r rawFile) {
+	{"order 12 generalized Potts", func(r rawFile) {
 		u64(r, "header")[5] = 16011
-		r["function-id-16011/indices"] = []uint64{5, 2, 2, 2, 2, 2}
-		r["function-id-16011/values"] = make([]float64, 52)
+		r["function-id-16011/indices"] = []uint64{12, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}
+		r["function-id-16011/values"] = make([]float64, 1)
 		delete(r, spIx)
 		delete(r, "function-id-16001/values")
-	}, "/gm/function-id-16011/indices[0]: function 0: generalized Potts function of order 5: OpenGM supports orders up to 4"},
+	}, "/gm/function-id-16011/indices[0]: function 0: generalized Potts function of order 12: OpenGM supports orders up to 11"},
+	{"Field of Experts too large", func(r rawFile) {
+		u64(r, "header")[5] = 16033
+		r["function-id-16033/indices"] = []uint64{3, 4, 256}
+		r["function-id-16033/values"] = make([]float64, 15)
+		delete(r, spIx)
+		delete(r, "function-id-16001/values")
+	}, "/gm/function-id-16033/indices[1]: function 0: Field-of-Experts function of order 4 over 256 labels: its table would have more than 2147483648 entries"},
 }
 
 func TestDecodeFunctionTypes(t *testing.T) {

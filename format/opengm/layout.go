@@ -41,6 +41,7 @@ var typeNames = map[uint64]string{
 	idStaticSingleSite:  "static single-site",
 	idDynamicSingleSite: "dynamic single-site",
 	idPottsG:            "generalized Potts",
+	idFoE:               "Field of Experts",
 }
 
 func typeName(id uint64) string {
@@ -54,25 +55,12 @@ func typeName(id uint64) string {
 }
 
 func supported(id uint64) bool {
-	return id >= idExplicit && id <= idPottsG && id != idStaticSingleSite && id != idDynamicSingleSite
+	return id >= idExplicit && id <= idPottsG && id != idStaticSingleSite && id != idDynamicSingleSite || id == idFoE
 }
 
 // maxEntries bounds one table and one dataset (2^31 entries), so that a
 // corrupt file cannot ask for more memory than a sane model needs.
 const maxEntries = 1 << 31
-
-// bell[d] is the number of partitions of d arguments: the number of values
-// of a generalized Potts function of order d (OpenGM supports d <= 4).
-var bell = [...]int{1, 1, 2, 5, 15}
-
-// pottsGSlot maps the equality pattern of PottsGFunction::operator() (bit
-// b set when the labels of the b-th pair (i, j), j < i, in the order
-// (1,0), (2,0), (2,1), (3,0), (3,1), (3,2), are equal) to the index of the
-// value; patterns that are not transitive have no slot.
-var pottsGSlot = map[int]int{
-	0: 0, 1: 1, 2: 2, 4: 3, 7: 4,
-	8: 5, 12: 6, 16: 7, 18: 8, 25: 9, 32: 10, 33: 11, 42: 12, 52: 13, 63: 14,
-}
 
 // source reads the datasets of one model group. Names are relative to the
 // group ("header", "function-id-16000/values"). found is false when the
@@ -191,7 +179,7 @@ func (d *decoder) header() (int, error) {
 	for i := range d.types {
 		id, count := h[5+2*i], h[6+2*i]
 		if count > 0 && !supported(id) {
-			return 0, d.errAt(hd, 5+2*i, "function type %d (%s, %d functions) is not supported; supported: 16000 explicit, 16001 sparse, 16002-16005 (truncated) absolute and squared difference, 16006 Potts, 16007 Potts-N, 16008 constant, 16011 generalized Potts", id, typeName(id), count)
+			return 0, d.errAt(hd, 5+2*i, "function type %d (%s, %d functions) is not supported; supported: 16000 explicit, 16001 sparse, 16002-16005 (truncated) absolute and squared difference, 16006 Potts, 16007 Potts-N, 16008 constant, 16011 generalized Potts, 16033 Field of Experts", id, typeName(id), count)
 		}
 		for j := range i {
 			if d.types[j].id == id && count > 0 && d.types[j].count > 0 {
@@ -345,13 +333,15 @@ func (s *seq) function(id uint64) (function, error) {
 		}
 		f.params, err = s.values(np)
 		return f, err
+	case idFoE:
+		return s.foeFunction()
 	}
 	d, err := s.index("dimension", math.MaxInt32)
 	if err != nil {
 		return f, err
 	}
-	if id == idPottsG && d >= len(bell) {
-		return f, s.errIx(s.ip-1, "generalized Potts function of order %d: OpenGM supports orders up to %d", d, len(bell)-1)
+	if id == idPottsG && d > maxPottsGOrder {
+		return f, s.errIx(s.ip-1, "generalized Potts function of order %d: OpenGM supports orders up to %d", d, maxPottsGOrder)
 	}
 	shape, size, err := s.shape(d)
 	if err != nil {
@@ -589,16 +579,10 @@ func (f *function) eval(id uint64, x, colStride []int) float64 {
 	case idConstant:
 		return p[0]
 	case idPottsG:
-		pattern, bit := 0, 1
-		for i := 1; i < len(x); i++ {
-			for j := range i {
-				if x[i] == x[j] {
-					pattern += bit
-				}
-				bit *= 2
-			}
-		}
-		return p[pottsGSlot[pattern]]
+		k, _ := slices.BinarySearch(pottsGPatterns(len(x)), equalityPattern(x))
+		return p[k]
+	case idFoE:
+		return f.foe(x)
 	}
 	panic("opengm: eval of unsupported function type " + fmt.Sprint(id))
 }

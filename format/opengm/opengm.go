@@ -53,9 +53,15 @@
 //   - 16007 Potts-N: d, s_0..s_{d-1}; a, b. f = a if all labels are equal,
 //     else b.
 //   - 16008 constant: d, s_0..s_{d-1}; c. f = c.
-//   - 16011 generalized Potts: d, s_0..s_{d-1} (d <= 4); Bell(d) values,
-//     one per partition of the arguments into equal labels, in the order of
-//     OpenGM's PottsGFunction::operator().
+//   - 16011 generalized Potts: d, s_0..s_{d-1} (d <= 11, as OpenGM since
+//     v2.3.6); Bell(d) values, one per partition of the arguments into
+//     equal labels. The partition's pattern has bit b set when the b-th
+//     pair (i, j), j < i, in the order (1,0), (2,0), (2,1), (3,0), ..., has
+//     equal labels; value k belongs to the k-th smallest pattern (OpenGM's
+//     Partitions::number2Index; for d <= 4 the cases of operator()).
+//   - 16033 Field of Experts: E, d, L (experts, order, labels of every
+//     argument); the E x d expert matrix J row by row, then alpha_1..E.
+//     f = sum_e alpha_e ln(1 + (sum_j J_ej x_j)^2 / 2).
 //
 // Other types (16009 and 16010, the single-site functions, and custom
 // types below 16000) are refused with an error naming the ID.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/sdrmap/sdrmap"
 	"github.com/sdrmap/sdrmap/format/opengm"
+	"github.com/sdrmap/sdrmap/format/toulbar2"
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/methods"
 	"github.com/sdrmap/sdrmap/model"
@@ -36,11 +37,15 @@ type Input struct {
 	Model      *model.Model
 	Evidence   model.Evidence
 	Convention string
+	// Toulbar2 is the problem of a .wcsp or .cfn file (its bound, cost
+	// precision and names), nil for other formats.
+	Toulbar2 *toulbar2.Problem
 }
 
-// Load reads a model (UAI, possibly compressed, or OpenGM HDF5 given as
-// file.h5 or file.h5:group) and, if evidPath is not empty, its evidence
-// (checked against the model), within the default limits.
+// Load reads a model (UAI, possibly compressed, OpenGM HDF5 given as
+// file.h5 or file.h5:group, or toulbar2's .wcsp and .cfn, possibly .gz or
+// .xz) and, if evidPath is not empty, its evidence (checked against the
+// model), within the default limits.
 func Load(path, evidPath string) (*Input, error) {
 	return LoadLimits(path, evidPath, model.Limits{})
 }
@@ -52,6 +57,8 @@ func LoadLimits(path, evidPath string, lim model.Limits) (*Input, error) {
 	if opengm.IsHDF5(path) {
 		in.Model, err = opengm.ReadFileLimits(path, lim)
 		in.Convention = OpenGMConvention
+	} else if toulbar2.Format(path) != "" {
+		err = in.loadToulbar2(path, lim)
 	} else {
 		in.Model, err = uai.ReadModelFileLimits(path, lim)
 	}
@@ -172,6 +179,9 @@ func (fl *Flags) options() any {
 type Summary struct {
 	sdrmap.Record
 	Convention string `json:"energy_convention"`
+	// Notes: for toulbar2 files, the bound rounded up to the costs'
+	// precision and a total cost at the file's bound (Input.Finish).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // maxSeconds is the longest time a time.Duration holds, in seconds.

@@ -115,7 +115,9 @@
 // the bound mu ||Proj(...) - Xbar_{k-1}||_F on its dual infeasibility (the
 // Moreau decomposition holds at any point). It costs 2 m + 5 vectors of the state's
 // length (capped at 1 GiB by shortening the memory, off when fewer than two
-// differences fit) and a few passes over them an iteration. It cuts the
+// differences fit) and a few passes over them an iteration, in bands of
+// blocks over the cores (up to four; the same iterates on any number of
+// cores). It cuts the
 // iterations on every test problem measured, and with it the restarts are
 // not taken there (bench/results/2026-11-26/NOTES.md, "Anderson acceleration
 // of the dense SDPAD"). SolveLR has no acceleration: its Xbar is a factor,
