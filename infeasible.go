@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sdrmap/sdrmap/higherorder"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/search/feasible"
 	"github.com/sdrmap/sdrmap/solver"
@@ -30,7 +31,7 @@ func checkInput(m *model.Model, s *Settings) error {
 	}
 	if m.MaxArity() > 2 && !s.NoConvert {
 		lim := s.Limits.OrDefault()
-		entries, n := conversionSize(m)
+		entries, n := higherorder.SizeBound(m)
 		switch {
 		case entries > lim.MaxEntries:
 			return fmt.Errorf("converting the factors of arity > 2 may need up to %d table entries, more than the limit %d (--max-entries raises it)", entries, lim.MaxEntries)
@@ -39,30 +40,6 @@ func checkInput(m *model.Model, s *Settings) error {
 		}
 	}
 	return nil
-}
-
-// conversionSize bounds the table entries and the order N of m converted
-// to pairwise (package higherorder): a factor of arity k > 2 with A allowed
-// entries becomes at most an auxiliary variable of A states and its k
-// edges, A (1 + sum of the scope's cardinalities) entries.
-func conversionSize(m *model.Model) (entries, n int64) {
-	n = int64(model.SDRDimension(m.Card))
-	for fi := range m.Factors {
-		f := &m.Factors[fi]
-		size := int64(len(f.Log))
-		entries += size
-		if len(f.Scope) <= 2 {
-			continue
-		}
-		allowed := size - int64(f.ForbiddenCount())
-		sum := int64(1)
-		for _, v := range f.Scope {
-			sum += int64(m.Card[v])
-		}
-		entries += allowed * sum
-		n += allowed
-	}
-	return entries, n
 }
 
 // probeNodes is the decision budget of the feasibility probe that runs
@@ -102,13 +79,18 @@ func proveInfeasible(ctx context.Context, m *model.Model, s *Settings, start tim
 	if why == "" {
 		return nil, nil
 	}
+	return infeasibleResult(s, start, why), nil
+}
+
+// infeasibleResult is the answer infeasible, proven by why.
+func infeasibleResult(s *Settings, start time.Time, why string) *Result {
 	if s.Log != nil {
 		fmt.Fprintf(s.Log, "presolve: infeasible: %s\n", why)
 	}
 	r := &Result{Solver: s.Solver, Termination: Infeasible, Energy: math.Inf(1), Bound: math.Inf(1)}
 	report(r, s.Log)
 	r.Time = time.Since(start)
-	return r, nil
+	return r
 }
 
 func hasForbidden(m *model.Model) bool {

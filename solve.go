@@ -11,6 +11,7 @@ package sdrmap
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -143,6 +144,9 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 		return r, err
 	}
 	pre, err := presolve(m, &s)
+	if errors.Is(err, model.ErrInfeasible) {
+		return infeasibleResult(&s, start, err.Error()), nil
+	}
 	if err != nil {
 		return nil, err
 	}

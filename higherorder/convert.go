@@ -119,7 +119,7 @@ func Convert(m *model.Model, s Settings) (*model.Model, *Map, error) {
 			mp.Stats.Decomposed++
 		case roleEncode:
 			if g.ForbiddenCount() == len(g.Log) {
-				return nil, nil, fmt.Errorf("factor %d (scope %v%s): every configuration is forbidden, the model is infeasible", g.src[0], m.Factors[g.src[0]].Scope, absorbedNote(groups, g))
+				return nil, nil, fmt.Errorf("factor %d (scope %v%s): every configuration is forbidden: %w", g.src[0], m.Factors[g.src[0]].Scope, absorbedNote(groups, g), model.ErrInfeasible)
 			}
 			if s.Tol > 0 && g.Forbidden == nil && g.changed {
 				// Absorbed terms may have cancelled the interactions.

@@ -167,7 +167,7 @@ func (b *builder) encode(hosts []*group, enc Encoding) ([]Aux, error) {
 			}
 		}
 		if len(configs) == 0 {
-			return nil, fmt.Errorf("factors %v joined over variables %v: no configuration is allowed by all of them, the model is infeasible", p.users, p.scope)
+			return nil, fmt.Errorf("factors %v joined over variables %v: no configuration is allowed by all of them: %w", p.users, p.scope, model.ErrInfeasible)
 		}
 		byPlan[p] = len(aux)
 		aux = append(aux, b.newAux(p, configs))

@@ -92,7 +92,7 @@ func (m *Model) Pairwise(ev Evidence) (*Pairwise, error) {
 		switch len(free) {
 		case 0:
 			if sub.IsForbidden(0) {
-				return nil, fmt.Errorf("factor %d forbids the observed values: no assignment consistent with the evidence", fi)
+				return nil, fmt.Errorf("factor %d forbids the observed values: %w", fi, ErrInfeasible)
 			}
 			cst.Add(sub.Log[0])
 		case 1:

@@ -6,6 +6,10 @@ import (
 	"math"
 )
 
+// ErrInfeasible is wrapped by the errors that prove a model (under its
+// evidence) infeasible: no assignment of finite energy exists.
+var ErrInfeasible = errors.New("the model is infeasible: no assignment of finite energy exists")
+
 // Validate checks that m is a well-formed model, as the readers build them
 // and as models built in code must be: every cardinality at least 1; every
 // factor's scope of distinct variables in range; its table of exactly the

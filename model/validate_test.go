@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -49,5 +50,15 @@ func TestValidate(t *testing.T) {
 	var nilModel *Model
 	if err := nilModel.Validate(); err == nil {
 		t.Error("nil model validates")
+	}
+}
+
+// TestPairwiseInfeasible checks that evidence using a forbidden entry is
+// an error that sdrmap.Solve recognizes as a proof of infeasibility.
+func TestPairwiseInfeasible(t *testing.T) {
+	m := &Model{Card: []int{2}, Factors: []Factor{{Scope: []int{0}, Table: Table{Log: []float64{0, 0}}}}}
+	m.Factors[0].Forbid(1)
+	if _, err := m.Pairwise(Evidence{{Var: 0, Value: 1}}); !errors.Is(err, ErrInfeasible) {
+		t.Fatalf("error %v, want one wrapping ErrInfeasible", err)
 	}
 }

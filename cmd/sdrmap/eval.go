@@ -32,7 +32,8 @@ toulbar2 -w writes: the values of all variables on one line, as indices or
 				return err
 			}
 			m, ev := in.Model, in.Evidence
-			x, err := readAssignment(in, args[1])
+			lm, _ := lim.Limits()
+			x, err := readAssignment(in, args[1], lm)
 			if err != nil {
 				return err
 			}
@@ -70,12 +71,15 @@ toulbar2 -w writes: the values of all variables on one line, as indices or
 
 // readAssignment reads an assignment of in's model from path: a UAI result,
 // or for a toulbar2 model a toulbar2 solution.
-func readAssignment(in *input, path string) ([]int, error) {
-	data, err := uai.ReadAll(path)
+func readAssignment(in *input, path string, lm model.Limits) ([]int, error) {
+	if in.Toulbar2 == nil {
+		return uai.ReadResultFileLimits(path, lm)
+	}
+	data, err := uai.ReadAllLimit(path, uai.ResultBytes(lm))
 	if err != nil {
 		return nil, err
 	}
-	if in.Toulbar2 != nil && toulbar2.IsSolution(data) {
+	if toulbar2.IsSolution(data) {
 		return in.Toulbar2.ParseSolution(path, data)
 	}
 	return uai.ParseResult(path, data)

@@ -45,7 +45,10 @@ With --evid, it also reports the free variables left by the evidence.`,
 				Converted *higherorder.Stats `json:"converted,omitempty"`
 				Toulbar2  string             `json:"toulbar2,omitempty"`
 			}{File: args[0], Stats: st, Evidence: len(ev), ShiftInvariant: m.ShiftInvariant(), Toulbar2: toulbar2Info(in)}
-			if st.MaxArity > 2 {
+			if lm, _ := lim.Limits(); st.MaxArity > 2 {
+				if e, n := higherorder.SizeBound(m); e > lm.MaxEntries || n > lm.MaxN {
+					return fmt.Errorf("%s: converting the factors of arity > 2 may need %d table entries and N up to %d, beyond --max-entries %d or --max-n %d", args[0], e, n, lm.MaxEntries, lm.MaxN)
+				}
 				_, mp, err := higherorder.Convert(m, higherorder.Settings{})
 				if err != nil {
 					return err

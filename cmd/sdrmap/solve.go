@@ -120,9 +120,9 @@ all).`,
 				return err
 			}
 			s.Evidence = in.Evidence
-			var dst *solvecmd.Output
+			var dst *solvecmd.OutFile
 			if out != "" {
-				if dst, err = solvecmd.OpenOutput(out); err != nil {
+				if dst, err = solvecmd.OpenOutFile(out); err != nil {
 					return err // before the solve, not after it
 				}
 				defer dst.Discard()

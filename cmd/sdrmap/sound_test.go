@@ -104,4 +104,11 @@ func TestModelLimits(t *testing.T) {
 	if _, errs, code := runCLI(t, "info", small, "--max-n", "7", "--max-entries", "9"); code != 0 {
 		t.Errorf("at the limits: exit %d, %q", code, errs)
 	}
+	// A factor of arity 3 whose conversion may exceed the limit.
+	ternary := writeTemp(t, "ternary.uai", "MARKOV 3 5 5 5 1 3 0 1 2 125 "+strings.Repeat("0.5 2 ", 62)+"1")
+	for _, cmd := range []string{"info", "solve"} {
+		if _, errs, code := runCLI(t, cmd, ternary, "--max-entries", "1000"); code != exitError || !strings.Contains(errs, "converting the factors of arity > 2 may need") {
+			t.Errorf("%s, conversion beyond --max-entries: exit %d, %q", cmd, code, errs)
+		}
+	}
 }

@@ -17,8 +17,9 @@ type intToken struct {
 	line, tok int
 }
 
-// ints reads all remaining tokens of s as non-negative integers.
-func (s *scanner) ints(what string) ([]intToken, error) {
+// ints reads the remaining tokens of s as non-negative integers, refusing
+// more than most of them (whyMost says why).
+func (s *scanner) ints(what string, most int, whyMost string) ([]intToken, error) {
 	var out []intToken
 	for {
 		if t := s.peek(); t == nil {
@@ -28,9 +29,22 @@ func (s *scanner) ints(what string) ([]intToken, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(out) == most {
+			return nil, s.errf("more than %d values: %s", most, whyMost)
+		}
 		out = append(out, intToken{v, s.line, s.tok})
 	}
 }
+
+// maxInts is the most values of an evidence or result file within lim: two
+// per variable and a few counts.
+func maxInts(lim model.Limits) int { return int(min(2*lim.MaxN+3, math.MaxInt32)) }
+
+// whyInts explains maxInts.
+const whyInts = "more than the variables that --max-n allows need"
+
+// intsBytes bounds the text of an evidence or result file within lim.
+func intsBytes(lim model.Limits) int64 { return 16*int64(maxInts(lim)) + 1<<20 }
 
 // peek returns the next token without consuming it.
 func (s *scanner) peek() []byte {
@@ -44,13 +58,21 @@ func (s *scanner) errAt(t intToken, format string, args ...any) error {
 	return &ParseError{File: s.file, Line: t.line, Token: t.tok, Msg: fmt.Sprintf(format, args...)}
 }
 
-// ReadEvidenceFile reads an evidence file (plain or compressed).
+// ReadEvidenceFile reads an evidence file (plain or compressed) within
+// the default limits.
 func ReadEvidenceFile(path string) (model.Evidence, error) {
-	data, err := ReadAll(path)
+	return ReadEvidenceFileLimits(path, model.Limits{})
+}
+
+// ReadEvidenceFileLimits reads an evidence file of at most two values per
+// variable that lim allows (and a few counts).
+func ReadEvidenceFileLimits(path string, lim model.Limits) (model.Evidence, error) {
+	lim = lim.OrDefault()
+	data, err := ReadAllLimit(path, intsBytes(lim))
 	if err != nil {
 		return nil, err
 	}
-	return ParseEvidence(path, data)
+	return parseEvidence(path, data, lim)
 }
 
 // ParseEvidence parses evidence in either layout found in the wild:
@@ -58,8 +80,12 @@ func ReadEvidenceFile(path string) (model.Evidence, error) {
 // number of samples followed by one such block per sample. Only one sample
 // is supported. Ranges are checked against a model by Evidence.Clamps.
 func ParseEvidence(name string, data []byte) (model.Evidence, error) {
+	return parseEvidence(name, data, model.DefaultLimits())
+}
+
+func parseEvidence(name string, data []byte, lim model.Limits) (model.Evidence, error) {
 	s := newScanner(name, data)
-	toks, err := s.ints("evidence value")
+	toks, err := s.ints("evidence value", maxInts(lim), whyInts)
 	if err != nil {
 		return nil, err
 	}
@@ -87,19 +113,34 @@ func ParseEvidence(name string, data []byte) (model.Evidence, error) {
 	return ev, nil
 }
 
-// ReadResultFile reads an assignment in the UAI result format.
+// ResultBytes is the largest file that can hold an assignment within lim.
+func ResultBytes(lim model.Limits) int64 { return intsBytes(lim.OrDefault()) }
+
+// ReadResultFile reads an assignment in the UAI result format within the
+// default limits.
 func ReadResultFile(path string) ([]int, error) {
-	data, err := ReadAll(path)
+	return ReadResultFileLimits(path, model.Limits{})
+}
+
+// ReadResultFileLimits reads an assignment of at most the variables that
+// lim allows.
+func ReadResultFileLimits(path string, lim model.Limits) ([]int, error) {
+	lim = lim.OrDefault()
+	data, err := ReadAllLimit(path, intsBytes(lim))
 	if err != nil {
 		return nil, err
 	}
-	return ParseResult(path, data)
+	return parseResult(path, data, lim)
 }
 
 // ParseResult parses a MAP/MPE result: a line "MAP" (or "MPE") followed by
 // "n x0 ... x{n-1}" (UAI 2014), or by a sample count 1 and then that line
 // (UAI 2010). Range checks against a model are the caller's (Model.Check).
 func ParseResult(name string, data []byte) ([]int, error) {
+	return parseResult(name, data, model.DefaultLimits())
+}
+
+func parseResult(name string, data []byte, lim model.Limits) ([]int, error) {
 	s := newScanner(name, data)
 	kw := s.next()
 	if kw == nil {
@@ -108,7 +149,7 @@ func ParseResult(name string, data []byte) ([]int, error) {
 	if k := strings.ToUpper(string(kw)); k != "MAP" && k != "MPE" {
 		return nil, s.errf("expected MAP or MPE, found %q", clip(kw))
 	}
-	toks, err := s.ints("assignment value")
+	toks, err := s.ints("assignment value", maxInts(lim), whyInts)
 	if err != nil {
 		return nil, err
 	}

@@ -157,3 +157,35 @@ func FuzzModelEvidence(f *testing.F) {
 		}
 	})
 }
+
+// TestEvidenceLimits checks that evidence and result files are bounded by
+// the variables that the limits allow: two values per variable and a few
+// counts, before their values are stored.
+func TestEvidenceLimits(t *testing.T) {
+	lim := model.Limits{MaxEntries: 1 << 10, MaxN: 100}
+	dir := t.TempDir()
+	long := filepath.Join(dir, "long.evid")
+	os.WriteFile(long, []byte("1000 "+strings.Repeat("0 1 ", 1000)), 0o644)
+	if _, err := ReadEvidenceFileLimits(long, lim); err == nil || !strings.Contains(err.Error(), "more than 203 values") {
+		t.Errorf("long evidence: %v", err)
+	}
+	var gz bytes.Buffer
+	gw := gzip.NewWriter(&gz)
+	gw.Write(bytes.Repeat([]byte("0 "), 8<<20))
+	gw.Close()
+	bomb := filepath.Join(dir, "bomb.evid")
+	os.WriteFile(bomb, gz.Bytes(), 0o644)
+	var err error
+	mem := allocated(func() { _, err = ReadEvidenceFileLimits(bomb, lim) })
+	if err == nil || !strings.Contains(err.Error(), "bytes (decompressed)") || mem > 8<<20 {
+		t.Errorf("evidence bomb: %v, %d bytes allocated", err, mem)
+	}
+	res := filepath.Join(dir, "long.MAP")
+	os.WriteFile(res, []byte("MAP 500 "+strings.Repeat("0 ", 500)), 0o644)
+	if _, err := ReadResultFileLimits(res, lim); err == nil || !strings.Contains(err.Error(), "more than 203 values") {
+		t.Errorf("long result: %v", err)
+	}
+	if ev, err := ReadEvidenceFileLimits(long, model.Limits{MaxN: 2000}); err != nil || len(ev) != 1000 {
+		t.Errorf("within the limits: %d observations, %v", len(ev), err)
+	}
+}

@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// Output is a file that a result will be written to, opened before the
+// OutFile is a file that a result will be written to, opened before the
 // run that computes the result so that a path that cannot be written fails
 // at once instead of after the run. A regular file (or a new one) is
 // written to a temporary file of its own folder (os.CreateTemp: unique,
@@ -19,7 +19,7 @@ import (
 // over it, so that it is never left half written; anything else (a device
 // such as /dev/null, a FIFO) is written directly, never replaced. "-",
 // /dev/stdout, /dev/fd/1 and /proc/self/fd/1 are the standard output.
-type Output struct {
+type OutFile struct {
 	path   string   // as given, for errors
 	target string   // the file written or renamed over
 	tmp    *os.File // temporary file, nil when written directly
@@ -27,11 +27,11 @@ type Output struct {
 	mode   fs.FileMode // of the renamed file
 }
 
-// OpenOutput checks that path can be written and, for a regular file,
+// OpenOutFile checks that path can be written and, for a regular file,
 // creates its temporary file. Discard removes it when there is nothing to
 // write.
-func OpenOutput(path string) (*Output, error) {
-	o := &Output{path: path, target: path}
+func OpenOutFile(path string) (*OutFile, error) {
+	o := &OutFile{path: path, target: path}
 	switch path {
 	case "-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
 		o.stdout = true
@@ -74,12 +74,12 @@ func OpenOutput(path string) (*Output, error) {
 }
 
 // Stdout reports that the output is the standard output.
-func (o *Output) Stdout() bool { return o.stdout }
+func (o *OutFile) Stdout() bool { return o.stdout }
 
 // Write writes the result through write: to stdout (the standard output,
 // when Stdout), directly, or to the temporary file renamed over the target.
-// Errors name the path given to OpenOutput.
-func (o *Output) Write(stdout io.Writer, write func(io.Writer) error) error {
+// Errors name the path given to OpenOutFile.
+func (o *OutFile) Write(stdout io.Writer, write func(io.Writer) error) error {
 	switch {
 	case o.stdout:
 		return write(stdout)
@@ -113,7 +113,7 @@ func (o *Output) Write(stdout io.Writer, write func(io.Writer) error) error {
 }
 
 // Discard removes the temporary file, if any is left.
-func (o *Output) Discard() {
+func (o *OutFile) Discard() {
 	if o != nil && o.tmp != nil {
 		o.tmp.Close()
 		os.Remove(o.tmp.Name())
@@ -121,11 +121,11 @@ func (o *Output) Discard() {
 	}
 }
 
-// WriteFile writes through write to path as Output does (a regular file
+// WriteFile writes through write to path as OutFile does (a regular file
 // renamed from a unique temporary file, anything else written directly;
 // "-" is os.Stdout).
 func WriteFile(path string, write func(io.Writer) error) error {
-	o, err := OpenOutput(path)
+	o, err := OpenOutFile(path)
 	if err != nil {
 		return err
 	}

@@ -24,18 +24,18 @@ func leftovers(t *testing.T, dir string) []string {
 }
 
 // TestOutputCheckedFirst checks issue 45, item 3: a path that cannot be
-// written fails at OpenOutput, before any run.
+// written fails at OpenOutFile, before any run.
 func TestOutputCheckedFirst(t *testing.T) {
 	dir := t.TempDir()
 	for _, bad := range []string{filepath.Join(dir, "missing", "x.map"), dir} {
-		if _, err := OpenOutput(bad); err == nil || !strings.HasPrefix(err.Error(), bad+": ") || strings.Contains(err.Error(), ".tmp") {
-			t.Errorf("OpenOutput(%s): error %v, want one naming the path", bad, err)
+		if _, err := OpenOutFile(bad); err == nil || !strings.HasPrefix(err.Error(), bad+": ") || strings.Contains(err.Error(), ".tmp") {
+			t.Errorf("OpenOutFile(%s): error %v, want one naming the path", bad, err)
 		}
 	}
 	// Discard leaves nothing behind, and an existing file untouched.
 	path := filepath.Join(dir, "x.map")
 	os.WriteFile(path, []byte("old"), 0o640)
-	o, err := OpenOutput(path)
+	o, err := OpenOutFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,9 +94,9 @@ func TestOutputRegular(t *testing.T) {
 func TestOutputConcurrent(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "x.map")
-	outs := make([]*Output, 8)
+	outs := make([]*OutFile, 8)
 	for i := range outs {
-		o, err := OpenOutput(path)
+		o, err := OpenOutFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +156,7 @@ func TestOutputSpecialFiles(t *testing.T) {
 		t.Errorf("the FIFO is now %v", fi.Mode())
 	}
 	for _, p := range []string{"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"} {
-		o, err := OpenOutput(p)
+		o, err := OpenOutFile(p)
 		if err != nil || !o.Stdout() {
 			t.Errorf("%s: not standard output (%v)", p, err)
 			continue

@@ -68,7 +68,7 @@ func LoadLimits(path, evidPath string, lim model.Limits) (*Input, error) {
 	if evidPath == "" {
 		return in, nil
 	}
-	if in.Evidence, err = uai.ReadEvidenceFile(evidPath); err != nil {
+	if in.Evidence, err = uai.ReadEvidenceFileLimits(evidPath, lim); err != nil {
 		return nil, err
 	}
 	if _, err := in.Evidence.Clamps(in.Model); err != nil {

@@ -1,0 +1,29 @@
+package higherorder
+
+import "github.com/sdrmap/sdrmap/model"
+
+// SizeBound bounds the table entries and the order N = 1 + sum of the
+// cardinalities of m converted by Convert, without converting it: a factor
+// of arity k > 2 with A allowed entries becomes at most an auxiliary
+// variable of A states and k edges to it, A (1 + sum of its scope's
+// cardinalities) entries; the other factors keep their tables. Callers
+// compare it with model.Limits before converting.
+func SizeBound(m *model.Model) (entries, n int64) {
+	n = int64(model.SDRDimension(m.Card))
+	for fi := range m.Factors {
+		f := &m.Factors[fi]
+		size := int64(len(f.Log))
+		entries += size
+		if len(f.Scope) <= 2 {
+			continue
+		}
+		allowed := size - int64(f.ForbiddenCount())
+		sum := int64(1)
+		for _, v := range f.Scope {
+			sum += int64(m.Card[v])
+		}
+		entries += allowed * sum
+		n += allowed
+	}
+	return entries, n
+}
