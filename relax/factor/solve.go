@@ -109,7 +109,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		var vecs *mat.Dense
 		var vals []float64
 		err := errNotCertified
-		if !stop() && (res.PrimalInfeasibility <= s.Tol || res.PrimalInfeasibility <= certifyFrom*s.Tol && k%certifyEvery == 0 || k >= s.MaxIter) {
+		if !stop() && (res.PrimalInfeasibility <= s.Tol || res.PrimalInfeasibility <= certifyFrom*s.Tol && k%certifyEvery == 0 || k >= s.MaxIter || s.Stall > 0 && stalled >= s.Stall-1) {
 			cert, vecs, vals, err = cf.certify(y, z, s.CertifyTol, s.CertifyMaxIter, s.Seed+uint64(k), stop)
 		}
 		// The multipliers' own gap and dinf steer sigma, the inner tolerance
