@@ -17,8 +17,8 @@ import (
 const DefaultSeed = 1
 
 // checkInput refuses a nil or malformed model (model.Validate, naming the
-// factor) and gives the fields of s whose zero value means the command's
-// default that default.
+// factor) and a conversion from higher order that may exceed s.Limits
+// (higherorder.SizeBound), and sets Seed 0 to DefaultSeed.
 func checkInput(m *model.Model, s *Settings) error {
 	if m == nil {
 		return fmt.Errorf("nil model")

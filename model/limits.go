@@ -16,13 +16,14 @@ type Limits struct {
 	MaxN int64
 }
 
-// DefaultLimits are the limits that fit this machine's memory M: M/64
-// table entries (about 9 bytes each in the model and as much again in its
-// pairwise view) and N up to M/4096 (the low-rank relaxations hold a few
-// N x 64 factors). A zero field of Limits means its default.
+// DefaultLimits are the limits that fit this machine's memory M: M/512
+// table entries (about 9 bytes each in the model, as much again in its
+// pairwise view, 16 bytes of text each: MaxBytes) and N up to M/4096 (the
+// low-rank relaxations hold a few N x 64 factors). A zero field of Limits
+// means its default.
 func DefaultLimits() Limits {
 	m := physicalMemory()
-	return Limits{MaxEntries: max(m/64, 1<<20), MaxN: max(m/4096, 1<<16)}
+	return Limits{MaxEntries: max(m/512, 1<<20), MaxN: max(m/4096, 1<<16)}
 }
 
 // OrDefault returns l with its zero fields set to DefaultLimits'.

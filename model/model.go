@@ -111,7 +111,7 @@ func (m *Model) Energy(x []int) float64 {
 	if !ok {
 		return math.Inf(1)
 	}
-	return -s
+	return 0 - s // +0, not -0, for an empty sum
 }
 
 // Log10 converts an energy to the UAI score log10 P~(x) = -E / ln 10.

@@ -210,7 +210,7 @@ func (p *Pairwise) Energy(x []int) float64 {
 	if !ok {
 		return math.Inf(1)
 	}
-	return -s
+	return 0 - s // +0, not -0, for an empty sum
 }
 
 // Expand returns the full assignment of the source model: x on the free

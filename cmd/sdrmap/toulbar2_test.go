@@ -17,7 +17,7 @@ import (
 
 const toulbar2Data = "../../format/toulbar2/testdata"
 
-var toulbar2Files = []string{"features.wcsp", "features.cfn", "maximize.cfn"}
+var toulbar2Files = []string{"features.wcsp", "features.cfn", "maximize.cfn", "arith.wcsp"}
 
 // evalEnergy runs sdrmap eval --json on model and the assignment x.
 func evalEnergy(t *testing.T, model string, x []int) float64 {

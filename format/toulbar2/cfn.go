@@ -501,7 +501,7 @@ func (r *cfnReader) functions(n *node) error {
 			if f[3] != nil {
 				t = f[3].text
 			}
-			return r.errAt(fn.line, "function %s is the cost function in intension %q: arithmetic and global cost functions are not supported", fname, clip(t))
+			return r.errAt(fn.line, "function %s is the cost function in intension %q: arithmetic and global cost functions are not supported in cfn files (toulbar2 1.1.1 disagrees with its wcsp semantics of the arithmetic ones; measured)", fname, clip(t))
 		}
 		if f[2] == nil {
 			return r.errAt(fn.line, "function %s: no \"costs\"", fname)

@@ -41,10 +41,12 @@
 // Exact (toulbar2 1.1.1 drops the fraction of such a cost: measured,
 // "1.234" at precision 2 costs 1.00).
 //
-// What is not read: cost functions in intension (wcsp default cost -1
-// followed by a keyword, cfn "type" with "params": arithmetic and global
-// cost functions) and interval variables (negative domain sizes); each is
-// refused with an error naming the file, line and function.
+// Cost functions in intension: a wcsp file's binary arithmetic and
+// disjunctive functions (>=, >, <=, <, =, disj, sdisj; arithTable) are
+// tabulated. Not read: the global ones, any function in intension in a cfn
+// file ("type" with "params"), and interval variables (negative domain
+// sizes); each is refused with an error naming the file, line and
+// function.
 package toulbar2
 
 import (

@@ -98,7 +98,9 @@ type shared struct {
 //
 // A negative arity defines a shared function (occurrence numbers from 1);
 // a negative tuple count -k reuses shared function k on the scope. Arity 0
-// is a constant (its default cost). Costs are integers.
+// is a constant (its default cost). A binary function with default cost -1
+// followed by an arithmetic keyword and its parameters is tabulated
+// (arithTable). Costs are integers.
 func ParseWCSP(name string, data []byte) (*Problem, error) {
 	return ParseWCSPLimits(name, data, model.Limits{})
 }
@@ -190,7 +192,23 @@ func ParseWCSPLimits(name string, data []byte, lim model.Limits) (*Problem, erro
 		nt := s.next()
 		if def == -1 && nt != "" {
 			if _, err := strconv.ParseInt(nt, 10, 64); err != nil {
-				return nil, s.errf("%s is the cost function in intension %q: cost functions in intension (arithmetic and global ones) are not supported", what, clip(nt))
+				np, ok := arithParams[nt]
+				if !ok || a != 2 || share {
+					return nil, s.errf("%s is the cost function in intension %q: of those only the binary arithmetic and disjunctive ones (>=, >, <=, <, =, disj, sdisj) are supported", what, clip(nt))
+				}
+				q := make([]float64, np)
+				for j := range q {
+					if q[j], err = s.cost(fmt.Sprintf("parameter %d of %s", j+1, what), math.Inf(-1)); err != nil {
+						return nil, err
+					}
+				}
+				costs, err := arithTable(nt, q, card[0], card[1])
+				if err != nil {
+					return nil, s.errf("%s: %v", what, err)
+				}
+				f.Table = p.table(costs, 0)
+				m.Factors = append(m.Factors, f)
+				continue
 			}
 		}
 		if nt == "" {

@@ -91,7 +91,7 @@ func bounds(h Header, least, most []float64, perTuple bool) (ub, forbidden float
 			if !perTuple {
 				v += rest - least[fi]
 			}
-			ok = ok && v < h.Bound
+			ok = ok && v+1e-9*max(1, math.Abs(h.Bound)) < h.Bound // a margin for sums of decimals
 		}
 		if ok {
 			ub = h.Bound

@@ -18,7 +18,9 @@ import (
 // so that concurrent runs with the same path do not collide) and renamed
 // over it, so that it is never left half written; anything else (a device
 // such as /dev/null, a FIFO) is written directly, never replaced. "-",
-// /dev/stdout, /dev/fd/1 and /proc/self/fd/1 are the standard output.
+// /dev/stdout, /dev/fd/1 and /proc/self/fd/1 are the standard output. A
+// process killed between OpenOutFile and Write or Discard leaves its
+// temporary file, .NAME.*.tmp, behind.
 type OutFile struct {
 	path   string   // as given, for errors
 	target string   // the file written or renamed over

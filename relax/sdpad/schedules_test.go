@@ -94,6 +94,7 @@ func TestMeasureSchedules(t *testing.T) {
 		{"face, balanced, restarts, Anderson 10, exact z", func(s *Settings) { s.Anderson, s.ExactZ = 10, true }},
 		{"face, balanced, restarts, exact z, step 1.6", func(s *Settings) { s.ExactZ, s.StepLength = true, 1.6 }},
 		{"face, balanced, restarts, Anderson 10, exact z, step 1.6 (default)", func(s *Settings) { s.Anderson, s.ExactZ, s.StepLength = 10, true, 1.6 }},
+		{"face, balanced every 50, restarts, Anderson 10, exact z, step 1.6", func(s *Settings) { s.Anderson, s.ExactZ, s.StepLength, s.BalanceEvery = 10, true, 1.6, 50 }},
 	} {
 		if rows := os.Getenv("SDPAD_MEASURE_ROWS"); rows != "" && !strings.Contains(c.name, rows) {
 			continue
