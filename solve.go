@@ -140,16 +140,6 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 		return nil, err
 	}
 	start := time.Now()
-	if r, err := proveInfeasible(ctx, m, &s, start); r != nil || err != nil {
-		return r, err
-	}
-	pre, err := presolve(m, &s)
-	if errors.Is(err, model.ErrInfeasible) {
-		return infeasibleResult(&s, start, err.Error()), nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	// The time limit is the deadline of rctx, the one clock of the run
 	// (package solver), down to certificates and searches; after a
 	// conversion the method leaves polishShare of it to postsolve.
@@ -158,10 +148,21 @@ func Solve(ctx context.Context, m *model.Model, s Settings) (*Result, error) {
 		rctx, cancel = context.WithDeadline(ctx, start.Add(s.TimeLimit))
 	}
 	defer cancel()
-	mctx, mcancel := rctx, context.CancelFunc(func() {})
-	if pre.converted {
-		mctx, mcancel = solver.Share(rctx, 1-polishShare)
+	if r, err := proveInfeasible(rctx, m, &s, start); r != nil || err != nil {
+		return r, err
 	}
+	pre, err := pairwiseView(m, &s)
+	if errors.Is(err, model.ErrInfeasible) {
+		return infeasibleResult(&s, start, err.Error()), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	share := 1.0
+	if pre.converted {
+		share = 1 - polishShare
+	}
+	mctx, mcancel := solver.Share(rctx, share)
 	defer mcancel()
 	run := &methods.Run{Seed: s.Seed, NoPolish: s.NoPolish, Options: s.Options, Log: s.Log, Progress: s.Progress}
 	out, err := method.Solve(mctx, &methods.Input{Pairwise: pre.p, Converted: pre.converted}, run)
@@ -194,11 +195,11 @@ type presolved struct {
 	converted   bool // from higher order (package higherorder)
 }
 
-// presolve converts factors of arity > 2 (unless s.NoConvert), maps the
+// pairwiseView converts factors of arity > 2 (unless s.NoConvert), maps the
 // evidence, fixes one variable of a shift-invariant model without evidence
 // (unless s.KeepSymmetry or the method solves it in its symmetric form,
 // methods.KeepsSymmetry) and builds the pairwise view.
-func presolve(m *model.Model, s *Settings) (*presolved, error) {
+func pairwiseView(m *model.Model, s *Settings) (*presolved, error) {
 	identity := func(x []int) []int { return x }
 	pre := &presolved{back: identity, forth: identity, converted: m.MaxArity() > 2 && !s.NoConvert}
 	work, ev := m, s.Evidence

@@ -13,33 +13,15 @@ import (
 // must be short. A phase that may take only part of the time left runs
 // under Share(ctx, f). StopStatus then says why ctx ended.
 
-// runKey holds, in a context made by Share, the context of the whole run:
-// the one before any Share.
-type runKey struct{}
-
 // Share returns ctx with its deadline brought forward to now + share times
 // the time ctx has left, or ctx as it is (with a cancel function either
-// way) when it has no deadline or share >= 1. The deadline of the context
-// before any Share stays that of the whole run (Late).
+// way) when it has no deadline or share >= 1.
 func Share(ctx context.Context, share float64) (context.Context, context.CancelFunc) {
 	d, ok := ctx.Deadline()
 	if !ok || share >= 1 {
 		return context.WithCancel(ctx)
 	}
-	if ctx.Value(runKey{}) == nil {
-		ctx = context.WithValue(ctx, runKey{}, ctx)
-	}
 	return context.WithDeadline(ctx, time.Now().Add(time.Duration(share*float64(time.Until(d)))))
-}
-
-// Late reports whether the deadline of the whole run has passed: that of
-// ctx before any Share. A phase past its own share but not the run's may
-// still finish its work (a closing certificate).
-func Late(ctx context.Context) bool {
-	if run, ok := ctx.Value(runKey{}).(context.Context); ok {
-		ctx = run
-	}
-	return StopStatus(ctx) == OutOfTime
 }
 
 // HasDeadline reports whether ctx has a deadline: the run has a time limit

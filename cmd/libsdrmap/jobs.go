@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -89,7 +88,7 @@ type job struct {
 	done   chan struct{} // closed when res and err are set
 	in     *solvecmd.Input
 	res    *sdrmap.Result
-	notes  []string // what a reader of the result should know beyond its figures
+	notes  []string // solvecmd.Input.Finish's: toulbar2's rounded bound, ...
 	err    error
 }
 
@@ -106,7 +105,9 @@ func startSolve(in *solvecmd.Input, text string) (*job, error) {
 		defer cancel()
 		j.err = guard(func() error {
 			var err error
-			j.res, err = sdrmap.Solve(ctx, in.Model, s)
+			if j.res, err = sdrmap.Solve(ctx, in.Model, s); err == nil {
+				j.notes = in.Finish(j.res)
+			}
 			return err
 		})
 	}()
@@ -125,25 +126,18 @@ func (j *job) wait(d time.Duration) bool {
 	}
 }
 
-// summary is the result of a job without its assignment, as JSON: its
-// sdrmap.Record (what solve --json prints: infinities as "+Inf", ...) with
-// energy_convention, notes and variables (the assignment's length, 0 if
-// none); or the solve's error.
+// summary is the result of a job without its assignment, as JSON: what
+// solve --json prints (solvecmd.Summary: the sdrmap.Record, infinities as
+// "+Inf", ..., the energy convention and notes) and variables, the
+// assignment's length (0 if none); or the solve's error.
 func (j *job) summary() ([]byte, error) {
 	if j.err != nil {
 		return nil, j.err
 	}
-	r := *j.res
-	r.Assignment = nil
-	b, err := json.Marshal(r)
-	if err != nil {
-		return nil, err
-	}
-	extra, err := json.Marshal(map[string]any{"energy_convention": j.in.Convention,
-		"notes": j.notes, "variables": len(j.res.Assignment)})
-	if err != nil {
-		return nil, err
-	}
-	b = bytes.TrimSuffix(b, []byte("}"))
-	return append(append(b, ','), extra[1:]...), nil
+	rec := j.res.Record()
+	rec.Assignment = nil
+	return json.Marshal(struct {
+		solvecmd.Summary
+		Variables int `json:"variables"`
+	}{solvecmd.Summary{Record: rec, Convention: j.in.Convention, Notes: j.notes}, len(j.res.Assignment)})
 }

@@ -11,7 +11,7 @@ from typing import Any, Iterable, Literal, Sequence, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._native import call, f64p, i64p, lib, take_string
+from ._native import call, f64p, i64p, lib, release, take_string
 
 __all__ = ["Model", "read", "from_arrays", "from_factors", "grid", "evaluate"]
 
@@ -38,13 +38,14 @@ class Model:
 
     def __init__(self, handle: int, shape: tuple[int, ...] | None = None) -> None:
         self._handle = handle
-        self._finalizer = weakref.finalize(self, lib.sdrmap_release, handle)
+        self._finalizer = weakref.finalize(self, release, handle)
         info_p = ctypes.c_void_p()
         call(lib.sdrmap_model_info, handle, ctypes.byref(info_p))
         info = json.loads(take_string(info_p))
         self._sizes: list[int] = info["sizes"]
         #: How energies are counted: "sum of the given energies",
-        #: "-sum ln phi" (UAI) or "sum of OpenGM function values".
+        #: "-sum ln phi" (UAI), "sum of OpenGM function values", "sum of
+        #: toulbar2 costs", ... (the command's energy_convention).
         self.energy_convention: str = info["energy_convention"]
         #: Observed variables read with the model: {variable: state}.
         self.evidence: dict[int, int] = {v: x for v, x in info["evidence"]}
@@ -146,8 +147,9 @@ def _ints(a: ArrayLike, what: str, flat: bool = True) -> NDArray[np.int64]:
 
 def read(path: PathLike, evidence: PathLike | None = None) -> Model:
     """Read a model file, in any format the ``sdrmap`` command reads, chosen
-    from the path by the Go library: UAI (plain, .gz, .xz, .zip) and, in a
-    library built with HDF5, OpenGM's ``file.h5`` or ``file.h5:group``.
+    from the path by the Go library: UAI (plain, .gz, .xz, .zip), toulbar2's
+    .wcsp and .cfn (plain, .gz, .xz) and, in a library built with HDF5,
+    OpenGM's ``file.h5`` or ``file.h5:group``.
 
     evidence is a UAI evidence file, kept with the model and used by
     :func:`solve`. Raises FileNotFoundError or OSError for a file that cannot

@@ -14,7 +14,7 @@ import os
 from ctypes import POINTER, c_char_p, c_double, c_int, c_int64, c_void_p
 from typing import Any, Callable
 
-__all__ = ["lib", "call", "take_string", "i64p", "f64p"]
+__all__ = ["lib", "call", "check", "release", "take_string", "i64p", "f64p"]
 
 _PATH = os.environ.get("SDRMAP_LIBRARY") or os.path.join(os.path.dirname(__file__), "libsdrmap.so")
 
@@ -64,6 +64,35 @@ _EXCEPTIONS: dict[int, type[Exception]] = {
 }
 
 
+# A process forked after the Go runtime started has none of its threads:
+# calls into the library there would hang, so they raise instead.
+_forked = False
+
+
+def _after_fork() -> None:
+    global _forked
+    _forked = True
+
+
+os.register_at_fork(after_in_child=_after_fork)
+
+
+def check() -> None:
+    """Raise RuntimeError in a process forked after the library was loaded."""
+    if _forked:
+        raise RuntimeError(
+            "sdrmap: the Go library cannot run in a process forked after it was loaded "
+            "(its threads are not copied); use multiprocessing's 'spawn' or 'forkserver' "
+            "start method"
+        )
+
+
+def release(handle: int) -> None:
+    """Release a model or solve handle (nothing in a forked child)."""
+    if not _forked:
+        lib.sdrmap_release(handle)
+
+
 def take_string(p: c_void_p | int | None) -> str:
     """Return the library's string at p and free it."""
     if not p:
@@ -76,6 +105,7 @@ def take_string(p: c_void_p | int | None) -> str:
 
 def call(f: Callable[..., int], *args: Any) -> None:
     """Call f(*args, &err) and raise the exception its error kind names."""
+    check()
     err = c_void_p()
     kind = f(*args, ctypes.byref(err))
     if kind:
@@ -84,4 +114,5 @@ def call(f: Callable[..., int], *args: Any) -> None:
 
 def version() -> dict[str, Any]:
     """The library's version, solvers and solve options."""
+    check()
     return json.loads(take_string(lib.sdrmap_version()))

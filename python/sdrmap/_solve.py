@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._model import Model
-from ._native import call, i64p, lib, take_string
+from ._native import call, i64p, lib, release, take_string
 
 __all__ = ["Result", "SDRInfo", "solve"]
 
@@ -142,7 +142,9 @@ def solve(
     Raises TypeError for an unknown option, ValueError for a bad value or
     evidence, RuntimeError when the solver fails. The GIL is released while
     the Go library works, so solves in threads run in parallel (Ctrl-C
-    reaches the solve waiting in the main thread).
+    reaches the solve waiting in the main thread); for processes use
+    multiprocessing's "spawn" or "forkserver" start method (in a process
+    forked after the library was loaded every call raises RuntimeError).
     """
     text = _options(solver, time_limit, seed, evidence, dict(options, verbose=verbose))
     job = ctypes.c_int64()
@@ -154,7 +156,7 @@ def solve(
         call(lib.sdrmap_job_result, job.value, x.ctypes.data_as(i64p), x.size, ctypes.byref(summary))
     finally:
         lib.sdrmap_job_cancel(job.value)
-        lib.sdrmap_release(job.value)
+        release(job.value)
     r = json.loads(take_string(summary))
     sdr = r.get("sdr")
     return Result(

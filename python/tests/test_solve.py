@@ -197,3 +197,68 @@ def test_ctrl_c_returns_the_best_assignment_so_far() -> None:
     assert r["energy"] == pytest.approx(r["evaluated"], rel=1e-12)
     assert "interrupted: ending the solve" in err
     print(f"returned {waited:.2f} s after SIGINT")
+
+
+@pytest.mark.parametrize("name", ["features.wcsp", "features.cfn", "maximize.cfn"])
+def test_toulbar2_files_as_the_command(cli, name: str) -> None:
+    """toulbar2's formats read by the Go side (no Python code of their own),
+    with the command's convention, notes (the bound rounded up) and answer."""
+    path = REPO / "format" / "toulbar2" / "testdata" / name
+    m = sdrmap.read(path)
+    res = sdrmap.solve(m)
+    out = cli(str(path))
+    same_as_command(res, out)
+    assert res.energy_convention == out["energy_convention"] == m.energy_convention
+    assert list(res.notes) == out.get("notes", [])
+    assert res.energy == pytest.approx(numpy_energy(m.factors(), res.assignment), rel=1e-12, abs=1e-12)
+
+
+def test_forked_child_raises_instead_of_hanging() -> None:
+    """The Go runtime's threads do not survive fork: a child forked after
+    the library was loaded gets RuntimeError, not a hang."""
+    m = sdrmap.read(SHIPPED)
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 only on the expected error
+        code = 1
+        try:
+            sdrmap.solve(m)
+        except RuntimeError as e:
+            code = 0 if "forked" in str(e) else 2
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child hung")
+    assert sdrmap.solve(m).answer == "optimal"  # the parent goes on
+
+
+def test_second_ctrl_c_raises_at_once(monkeypatch, capsys) -> None:
+    """_wait's protocol with the library's wait replaced: the first
+    KeyboardInterrupt cancels the job and waits on, the second propagates."""
+    from sdrmap import _solve
+
+    calls: list[str] = []
+
+    class FakeLib:
+        def sdrmap_job_wait(self, job: int, ms: int) -> int:
+            calls.append("wait")
+            if len(calls) in (2, 4):
+                raise KeyboardInterrupt
+            return 0
+
+        def sdrmap_job_cancel(self, job: int) -> None:
+            calls.append("cancel")
+
+    monkeypatch.setattr(_solve, "lib", FakeLib())
+    with pytest.raises(KeyboardInterrupt):
+        _solve._wait(7)
+    assert calls == ["wait", "wait", "cancel", "wait"]
+    assert "a second Ctrl-C abandons it" in capsys.readouterr().err

@@ -233,12 +233,8 @@ const (
 func closeDual(ctx context.Context, a *alm, x *mat.Dense, cf *certifier, res *Result, s *Settings) {
 	t0 := time.Now()
 	stop := solver.Done(ctx)
-	mctx := ctx // the L-BFGS gets half of the time left, the certificate the rest
-	if dl, ok := ctx.Deadline(); ok {
-		var cancel context.CancelFunc
-		mctx, cancel = context.WithDeadline(ctx, t0.Add(dl.Sub(t0)/2))
-		defer cancel()
-	}
+	mctx, cancel := solver.Share(ctx, 0.5) // the L-BFGS gets half of the time left, the certificate the rest
+	defer cancel()
 	a.sigma = max(a.sigma/closingSigma, s.Sigma0)
 	in := newInner(a, mat.DenseCopyOf(x), s.Memory)
 	k := in.minimize(a, 1e-3*s.Tol*a.cnorm, min(s.CloseIter, res.Inner), solver.Done(mctx))

@@ -62,7 +62,8 @@ func SolveLR(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error
 	grace, release := solver.Grace(ctx, hurryGrace)
 	defer release()
 	lr.hurry = func() bool {
-		return solver.Late(ctx) || solver.StopStatus(ctx) == solver.Interrupted && grace()
+		st := solver.StopStatus(ctx)
+		return st == solver.OutOfTime || st == solver.Interrupted && grace()
 	}
 	lr.stop = solver.Done(ctx)
 	st := newState(prob, s, lr)
@@ -95,7 +96,7 @@ type lowRank struct {
 	cols    int
 	cnt     int         // their number
 	stop    func() bool // the run's deadline or interrupt: ends eigensolves early (nil: never)
-	hurry   func() bool // the whole run's deadline passed, or an interrupt hurryGrace ago: ends the hurried closing certificate (nil: never)
+	hurry   func() bool // ctx's deadline (the time limit) passed, or an interrupt hurryGrace ago: ends the hurried closing certificate (nil: never)
 }
 
 func newLowRank(prob *sdr.Problem, s *Settings) *lowRank {
@@ -251,10 +252,10 @@ func factorDiff(a, b *mat.Dense) float64 {
 // certify computes the certificate from the smallest eigenpairs of the
 // compressed slack and, when closing on the face, of the whole slack (the
 // PSD-cone dual infeasibility). The eigensolves stop at the run's deadline,
-// except a hurried one (after the time limit or an interrupt): it stops
-// after hurryCertifyMaxIter iterations, at the whole run's deadline
-// (solver.Late) or hurryGrace after an interrupt; past that, no eigensolve
-// is made (one cut short gives no bound, see certify.Partial) and the dual
+// except a hurried one (after an interrupt): it stops after
+// hurryCertifyMaxIter iterations or hurryGrace after the interrupt; past
+// that, or past ctx's deadline (the time limit), no eigensolve is made
+// (one cut short gives no bound, see certify.Partial) and the dual
 // infeasibility is the upper estimate ||S'||_F / (1 + ||C||_F).
 func (lr *lowRank) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.Certificate, bool, bool) {
 	lr.slack = slack

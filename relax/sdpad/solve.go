@@ -35,9 +35,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		s.Mu0 = max(s.MuMin, DenseMuShare*ratioMu(prob, 0))
 	}
 	dn := newDense(prob, s.Face, s.StepLength)
-	dn.hurry = func() bool {
-		return (solver.Late(ctx) || solver.StopStatus(ctx) == solver.Interrupted) && prob.N() > hurryDenseMax
-	}
+	dn.hurry = func() bool { return ctx.Err() != nil && prob.N() > hurryDenseMax }
 	st := newState(prob, s, dn)
 	st.gamma = s.StepLength
 	st.residualBound = true
