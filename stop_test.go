@@ -15,13 +15,13 @@ import (
 )
 
 // stopCPU is how much processor time every solver may spend after its
-// context is cancelled: about a second. Processor
-// time, not wall time, so that the test holds on a loaded machine.
+// context is cancelled: about a second. Processor time, not wall time, so
+// that the test holds on a loaded machine.
 const stopCPU = time.Second
 
 // TestCancelStopsEverySolver cancels the context of every registered
 // solver once it is into its main stage (half a second after its first
-// progress report or 0.3 s in, whichever comes first) on a model that
+// progress report or after 0.3 s, whichever is sooner) on a model that
 // keeps it busy for longer, and checks that Solve returns after at most
 // stopCPU of processor time with an assignment and termination
 // interrupted. SDPAD-LR's closing certificate once ran 5 eigensolver
