@@ -36,7 +36,8 @@ func checkFlags(fl Flags) error {
 // such a run gets no record, so that a re-run solves the model again.
 func solve(ctx context.Context, it Item, fl Flags) (rec Record, x []int, interrupted bool) {
 	rec = Record{Input: it.Input, Evidence: it.Evidence, Seed: fl.Seed, Record: sdrmap.Record{
-		Solver: fl.Solver, Energy: inf(1), Log10: inf(-1), Bound: inf(-1), Gap: inf(1)}}
+		Solver: fl.Solver, Energy: inf(1), Log10: inf(-1), Bound: inf(-1), Gap: inf(1)},
+		InputSHA256: it.InputSHA256, EvidenceSHA256: it.EvidenceSHA256}
 	defer func() {
 		if p := recover(); p != nil {
 			rec.Error, x = fmt.Sprintf("panic: %v", p), nil

@@ -7,14 +7,18 @@
 //
 // Nothing is lost: every model ends with a record (its error when it failed
 // to read or solve) written atomically to DIR/.records/REL.json, beside its
-// assignment DIR/REL.MPE; a re-run skips the models that have a record;
-// DIR/results.jsonl, all records sorted by input, is rewritten at the end of
-// every run, interrupted or not.
+// assignment DIR/REL.MPE; a re-run skips the models whose record is of the
+// same input (REL, its path under its input folder, and the SHA-256 of the
+// model's and the evidence's bytes); DIR/results.jsonl, all records sorted
+// by input, is rewritten at the end of every run, interrupted or not.
 package batch
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -50,6 +54,10 @@ type Record struct {
 	// Notes: for toulbar2 files, the bound rounded up to the costs'
 	// precision, a total cost at the file's bound (solvecmd.Input.Finish).
 	Notes []string `json:"notes,omitempty"`
+	// The input's identity (with its path under its input folder, the
+	// record's own path): a re-run skips the model only when they match.
+	InputSHA256    string `json:"input_sha256,omitempty"`
+	EvidenceSHA256 string `json:"evidence_sha256,omitempty"`
 }
 
 // Outcome is what the solving ParDo passes to the writing one.
@@ -157,6 +165,65 @@ func discard(string) {}
 
 func recordPath(out, rel string) string { return filepath.Join(out, recordsDir, rel+".json") }
 
+// readRecord reads the record of rel; an error wrapping fs.ErrNotExist
+// when there is none, another one when it cannot be read.
+func readRecord(out, rel string) (Record, error) {
+	var r Record
+	b, err := os.ReadFile(recordPath(out, rel))
+	if err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return r, fmt.Errorf("%s: %w", recordPath(out, rel), err)
+	}
+	return r, nil
+}
+
+// sameInput reports whether rec is the record of it: the same model and
+// evidence bytes (its path under its input folder, it.Rel, is where rec
+// was found). A record without hashes (an older sdrmap-batch, or a model
+// that could not be read) matches by its input path.
+func sameInput(rec Record, it Item) bool {
+	if rec.InputSHA256 == "" {
+		return rec.Input == it.Input
+	}
+	return rec.InputSHA256 == it.InputSHA256 && rec.EvidenceSHA256 == it.EvidenceSHA256
+}
+
+// identify sets it's SHA-256 hashes, of the model file's bytes and of the
+// evidence file's; a file that cannot be read is left without one (its
+// solve then records the error).
+func identify(it *Item) {
+	it.InputSHA256, _ = fileSHA256(modelFile(it.Input))
+	if it.Evidence != "" {
+		it.EvidenceSHA256, _ = fileSHA256(it.Evidence)
+	}
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// removeOutputs removes the record and the assignment of rel (of another
+// input, which is to be solved again).
+func removeOutputs(out, rel string) error {
+	for _, p := range []string{recordPath(out, rel), filepath.Join(out, mpePath(rel))} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
 // writeRecord writes rec to its own file through a temporary file and a
 // rename, so that a record is either whole or absent.
 func writeRecord(out, rel string, rec Record) error {
@@ -228,14 +295,22 @@ type Config struct {
 // counters as the runner reports them are in Counters: Prism was seen to
 // drop a bundle's increments now and then).
 type Summary struct {
-	Models, Skipped       int // matched, and skipped for having a record
+	Models, Skipped       int // matched, and skipped for having a record of the same input
+	SkippedFailed         int // of the skipped, those whose record is an error
+	Replaced              int // records of another input at the same REL, solved again
 	Solved, Proven, Error int // records written in this run
 	Unfinished            int // models left without a record (interrupted)
 	Counters              map[string]int
 	Interrupted           bool
 }
 
-// Run matches the inputs, skips the models with a record, solves the rest
+// Failed returns the number of models whose record is an error: written
+// in this run or skipped.
+func (s *Summary) Failed() int { return s.Error + s.SkippedFailed }
+
+// Run matches the inputs, skips the models with a record of the same input
+// (sameInput; a record of another input at the same path is removed and
+// the model solved), solves the rest
 // with the runner of Beam's --runner flag (Prism by default) and rewrites
 // results.jsonl. After Ctrl-C it stops starting models, drops the running
 // ones and still rewrites results.jsonl; so it does when the runner fails
@@ -254,12 +329,30 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	sum := &Summary{Models: len(items), Counters: map[string]int{}}
 	var todo []any
 	run := map[string]bool{}
-	for _, it := range items {
-		if _, err := os.Stat(recordPath(cfg.Out, it.Rel)); err == nil {
+	for i := range items {
+		it := &items[i]
+		identify(it)
+		rec, err := readRecord(cfg.Out, it.Rel)
+		switch {
+		case err == nil && sameInput(rec, *it):
 			sum.Skipped++
-		} else {
-			todo, run[it.Input] = append(todo, it), true
+			if rec.Error != "" {
+				sum.SkippedFailed++
+			}
+			continue
+		case err == nil:
+			if cfg.Log != nil {
+				fmt.Fprintf(cfg.Log, "sdrmap-batch: %s: the record of %s is of another input (%s, sha256 %.12s); solving it again\n",
+					it.Input, it.Rel, rec.Input, rec.InputSHA256)
+			}
+			if err := removeOutputs(cfg.Out, it.Rel); err != nil {
+				return nil, err
+			}
+			sum.Replaced++
+		case !errors.Is(err, fs.ErrNotExist):
+			return nil, err
 		}
+		todo, run[it.Input] = append(todo, *it), true
 	}
 	stop := stopContext()
 	if len(todo) > 0 && stop.Err() == nil {

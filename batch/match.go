@@ -15,6 +15,9 @@ type Item struct {
 	Input    string // model file (or file.h5:group)
 	Evidence string // evidence file, "" if none
 	Rel      string // where its outputs go, relative to the output folder
+	// SHA-256 of the model file's bytes and of the evidence's (Run sets
+	// them; with Rel they identify the input for a resume).
+	InputSHA256, EvidenceSHA256 string
 }
 
 // compressed are the suffixes of compressed UAI files.
@@ -88,15 +91,27 @@ func Match(inputs []string) ([]Item, error) {
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Rel < items[j].Rel })
-	seen := map[string]string{} // output path: input
+	seen := map[string]Item{} // output path: input
 	for _, it := range items {
 		out := mpePath(it.Rel)
 		if prev, ok := seen[out]; ok {
-			return nil, fmt.Errorf("%s and %s would both write %s: remove one or give them in different folders", prev, it.Input, out)
+			return nil, clash(prev, it, out)
 		}
-		seen[out] = it.Input
+		seen[out] = it
 	}
 	return items, nil
+}
+
+// clash is Match's error for two inputs a and b that would write the same
+// output path out: in one folder (X.uai and X.uai.xz), one must go; with
+// the same path under two input folders, a common parent as the input
+// keeps the folders in the output paths.
+func clash(a, b Item, out string) error {
+	msg := fmt.Sprintf("%s and %s would both write %s", a.Input, b.Input, out)
+	if filepath.Dir(modelFile(a.Input)) == filepath.Dir(modelFile(b.Input)) {
+		return fmt.Errorf("%s: they are in one folder; remove or rename one", msg)
+	}
+	return fmt.Errorf("%s: they have the same path %s under their input folders; give a folder that holds both as the input (the outputs then keep the folders), or run them with different --out", msg, b.Rel)
 }
 
 // modelFile strips an HDF5 group (file.h5:group) from a model argument.

@@ -38,3 +38,24 @@ func (s SDRInfo) MarshalJSON() ([]byte, error) {
 	}{plain(s), jsonfloat.Float(s.PrimalObjective), jsonfloat.Float(s.DualObjective), jsonfloat.Float(s.Gap),
 		jsonfloat.Float(s.PrimalInfeasibility), jsonfloat.Float(s.DualInfeasibility)})
 }
+
+// UnmarshalJSON reads what MarshalJSON writes (sdrmap-batch reads its
+// records back).
+func (s *SDRInfo) UnmarshalJSON(b []byte) error {
+	type plain SDRInfo
+	var v struct {
+		plain
+		PrimalObjective     jsonfloat.Float `json:"primal_objective"`
+		DualObjective       jsonfloat.Float `json:"dual_objective"`
+		Gap                 jsonfloat.Float `json:"sdp_gap"`
+		PrimalInfeasibility jsonfloat.Float `json:"primal_infeasibility"`
+		DualInfeasibility   jsonfloat.Float `json:"dual_infeasibility"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*s = SDRInfo(v.plain)
+	s.PrimalObjective, s.DualObjective, s.Gap = float64(v.PrimalObjective), float64(v.DualObjective), float64(v.Gap)
+	s.PrimalInfeasibility, s.DualInfeasibility = float64(v.PrimalInfeasibility), float64(v.DualInfeasibility)
+	return nil
+}

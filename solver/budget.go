@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"time"
 )
 
@@ -48,3 +49,17 @@ func StopStatus(ctx context.Context) Status {
 func Done(ctx context.Context) func() bool {
 	return func() bool { return ctx.Err() != nil }
 }
+
+// Grace returns a function that reports whether ctx ended more than grace
+// ago (false while ctx runs), for a closing step that may overrun an
+// interrupt or a deadline by a little; release frees it.
+func Grace(ctx context.Context, grace time.Duration) (over func() bool, release func()) {
+	var done atomic.Bool
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(grace, func() { done.Store(true) }) })
+	return done.Load, func() { stop() }
+}
+
+// StallShrink is the factor by which a relaxation's primal infeasibility
+// must fall to count as progress for the solvers' stall rules (the
+// Settings.Stall of factor and sdpad).
+const StallShrink = 0.9

@@ -80,8 +80,32 @@ keeps the relaxation from averaging the m shifted copies of each solution
 
 --time-limit, Ctrl-C (SIGINT) and SIGTERM end the run with the best
 assignment found so far, which is still printed and written to -o; the
-run ends within about 1 s of the time limit (sdpad: of its current
-iteration's end). A second signal ends it at once, without the summary.
+run ends within about 1 s of the time limit or the signal (sdpad: of its
+current iteration's end). A second signal ends it at once, without the
+summary.
+
+Without --time-limit every run ends by its solver's own rule, and a seed
+gives the same energy, bound and answer on any load (budgets are counts,
+not seconds):
+  exact     the search is complete (models above --max-states refused)
+  icm       a local optimum (or --max-iter sweeps)
+  trws      its LP bound converged, or 1000 iterations (--max-iter)
+  ipm-nc    a KKT point within --tol, or 10000 iterations (--max-iter)
+  sdpad,    the protocol at --tol (1e-4) or a probe's proof; 1000
+  sdpad-lr  iterations in a row in which the bound rose by at most --tol
+            relative and the infeasibility fell by less than a tenth; 20000
+            iterations (--max-iter)
+  factor    the same, with 50 outer iterations for the stall and 2500
+            iterations (--max-iter)
+  cyclic    gap and violation within --tol (1e-6) or the rounding proven
+            optimal; 10 outer iterations in a row in which neither the
+            bound nor the energy moved; 1000 (--max-iter)
+  auto      trws's rule, then the relaxation's
+A stall or the iteration limit is reported as converged-loosely when the
+relaxation meets the loose tolerance (1e-3; sdpad 1e-2), else
+iteration-limit. After a relaxation, the bound's refinement makes as many
+rounds as the relaxation made iterations (10 to 100) and the local
+searches stop when they stall.
 Exit status: 0 when an assignment of finite energy was found, 3 when the
 model is infeasible, 4 when none was found (sdrmap --help lists them
 all).`,

@@ -14,8 +14,13 @@ import (
 
 // Settings controls Solve. Start from DefaultSettings.
 type Settings struct {
-	Tol       float64 // stop when the relative gap objective - bound and the violation of q >= 0 are at most Tol
-	MaxIter   int     // outer iterations (multiplier updates)
+	Tol     float64 // stop when the relative gap objective - bound and the violation of q >= 0 are at most Tol
+	MaxIter int     // outer iterations (multiplier updates)
+	// Stall stops the run after that many outer iterations in a row, once
+	// there is a bound, in which the bound rose by at most Tol relative and
+	// the best energy did not fall (a relaxation that is not tight converges
+	// to a gap its bound cannot close); 0: never.
+	Stall     int
 	InnerIter int     // L-BFGS iterations per outer iteration, at most
 	Seed      uint64  // seed of the initial point, the roundings and the eigensolver
 	Rank      int     // initial columns r of every U_k
@@ -32,7 +37,7 @@ type Settings struct {
 
 // DefaultSettings returns the settings sdrmap uses.
 func DefaultSettings() Settings {
-	return Settings{Tol: 1e-6, MaxIter: 1000, InnerIter: 200, Rank: 4, MaxRank: 64, Sigma0: 10, SigmaMax: 1e7,
+	return Settings{Tol: 1e-6, MaxIter: 1000, Stall: 10, InnerIter: 200, Rank: 4, MaxRank: 64, Sigma0: 10, SigmaMax: 1e7,
 		Memory: 10, Draws: 16, EigTol: 1e-11}
 }
 
@@ -40,6 +45,8 @@ func (s *Settings) check() error {
 	switch {
 	case !(s.Tol > 0):
 		return fmt.Errorf("cyclic: Tol %v must be > 0", s.Tol)
+	case s.Stall < 0:
+		return fmt.Errorf("cyclic: Stall %d must be >= 0", s.Stall)
 	case s.MaxIter < 1 || s.InnerIter < 1 || s.Memory < 1 || s.Draws < 1:
 		return fmt.Errorf("cyclic: MaxIter %d, InnerIter %d, Memory %d and Draws %d must be >= 1", s.MaxIter, s.InnerIter, s.Memory, s.Draws)
 	case s.Rank < 1 || s.MaxRank < s.Rank:
@@ -68,11 +75,16 @@ type Result struct {
 	Time       time.Duration
 }
 
+// stallLoose: a run stopped by Settings.Stall with its gap and violation
+// within it is SolvedInaccurate, else MaxIterations.
+const stallLoose = 1e-3
+
 // Solve minimizes the reduced relaxation of p (package doc) by the
 // augmented Lagrangian on the factors, rounds every outer iteration and
 // certifies the multipliers once the violation is small. It stops when the
-// best rounding is proven optimal, at the tolerance, at MaxIter or
-// when ctx ends (its deadline is the time limit), with the best so far.
+// best rounding is proven optimal, at the tolerance, after Stall outer
+// iterations without progress, at MaxIter or when ctx ends (its deadline
+// is the time limit), with the best so far.
 func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -98,6 +110,7 @@ func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 		fmt.Fprintf(s.Verbose, " iter  inner rank    sigma         objective             bound            energy       gap      pinf      dinf     time\n")
 	}
 	prev, least := math.Inf(1), math.Inf(1) // last and smallest violation
+	stalled := 0                            // outer iterations without progress (Settings.Stall)
 	for it := 1; it <= s.MaxIter; it++ {
 		if stop() {
 			break
@@ -111,13 +124,14 @@ func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 		viol := a.update()
 		res.PrimalInf = viol
 		least = min(least, viol)
+		grow, progress := false, false
 		if xr, e := a.round(in.X, s.Draws, rng); e < res.Energy {
-			res.Energy, res.Assignment = e, xr
+			res.Energy, res.Assignment, progress = e, xr, true
 		}
-		grow := false
 		if viol <= max(100*s.Tol, 1e-2) || it%5 == 0 {
 			b, dinf := cf.bound(in.X, s.EigTol, s.Seed+uint64(it), stop)
 			if b > res.Bound {
+				progress = progress || b-res.Bound > s.Tol*(1+math.Abs(b))
 				res.Bound, res.DualInf = b, dinf
 			}
 			grow = dinf > 100*s.Tol && a.r < s.MaxRank && !math.IsInf(b, -1)
@@ -135,6 +149,16 @@ func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 			res.Status = solver.Solved
 			break
 		}
+		if stalled++; progress || math.IsInf(res.Bound, -1) {
+			stalled = 0
+		}
+		if s.Stall > 0 && stalled >= s.Stall {
+			res.Status = solver.MaxIterations
+			if viol <= stallLoose && res.Gap <= stallLoose {
+				res.Status = solver.SolvedInaccurate
+			}
+			break
+		}
 		// The penalty grows when a converged inner solve did not cut the
 		// violation by 4 (the factor ALM's rule).
 		if converged && viol > prev/4 {
@@ -149,7 +173,7 @@ func Solve(ctx context.Context, p *Problem, s Settings) (*Result, error) {
 		}
 		in.F = a.Eval(in.X, in.G)
 	}
-	if res.Status != solver.Solved {
+	if res.Status != solver.Solved && res.Status != solver.SolvedInaccurate {
 		switch {
 		case ctx.Err() == context.DeadlineExceeded:
 			res.Status = solver.OutOfTime

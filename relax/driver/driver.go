@@ -287,29 +287,37 @@ const complementTol = 0.1
 // after at most refineRounds rounds of certify.Refine (a bundle method on
 // the bound over the dual point, whose eigensolves also carry on the loose
 // ones of the run-time certificates: those lose n+1 times the residual),
-// or -Inf. The bundle stops by itself when its model promises no gain;
-// else it gets as long as the relaxation took (relaxTime, at least
-// minRefineTime), and at most 1/share of the time left before ctx's
-// deadline (closeShare when the rounding and the local search wait for it).
-// After a solver with a dense Xbar, whose iterates' bounds come from dense
-// eigenvalues, the refined point is certified so too (denseBound), with
-// half of that time.
+// or -Inf. The bundle stops by itself when its model promises no gain.
+// Without a deadline on ctx (no time limit) its budget is a count, so that
+// a seed gives the same bound on any load: as many rounds as the
+// relaxation took iterations (each had an eigensolve, as a round has),
+// at least minRefineRounds. Under a deadline it gets refineRounds, at most
+// as long as the relaxation took (relaxTime, at least minRefineTime) and
+// 1/share of the time left (closeShare when the rounding and the local
+// search wait for it). After a solver with a dense Xbar, whose iterates'
+// bounds come from dense eigenvalues, the refined point is certified so
+// too (denseBound), under a deadline with half of that time.
 func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, relaxTime time.Duration, share float64, log io.Writer) float64 {
-	ctx, cancel := solver.Share(ctx, 1/share)
-	defer cancel()
-	left := max(relaxTime, minRefineTime)
-	if dl, ok := ctx.Deadline(); ok {
-		left = min(left, time.Until(dl))
-	}
-	ctx, cancel = context.WithTimeout(ctx, left)
-	defer cancel()
-	rctx := ctx
-	if res.X != nil {
-		rctx, cancel = context.WithTimeout(ctx, left/2)
+	rctx, rounds := ctx, min(refineRounds, max(minRefineRounds, res.Iterations))
+	if solver.HasDeadline(ctx) {
+		rounds = refineRounds
+		var cancel context.CancelFunc
+		ctx, cancel = solver.Share(ctx, 1/share)
 		defer cancel()
+		left := max(relaxTime, minRefineTime)
+		if dl, ok := ctx.Deadline(); ok {
+			left = min(left, time.Until(dl))
+		}
+		ctx, cancel = context.WithTimeout(ctx, left)
+		defer cancel()
+		rctx = ctx
+		if res.X != nil {
+			rctx, cancel = context.WithTimeout(ctx, left/2)
+			defer cancel()
+		}
 	}
 	t0 := time.Now()
-	y, z, c, err := certify.Refine(rctx, prob, res.BestY, res.BestZ, refineRounds, certify.DefaultSettings())
+	y, z, c, err := certify.Refine(rctx, prob, res.BestY, res.BestZ, rounds, certify.DefaultSettings())
 	if err != nil {
 		return math.Inf(-1)
 	}
@@ -348,10 +356,12 @@ func denseBound(ctx context.Context, prob *sdr.Problem, y, z []float64) float64 
 }
 
 // refineRounds caps the rounds of certify.Refine in closeBound, and
-// minRefineTime is the least time it gets (both within the time limit).
+// minRefineRounds is the least it gets without a time limit; minRefineTime
+// is the least time it gets under one (within the limit).
 const (
-	refineRounds  = 100
-	minRefineTime = 2 * time.Second
+	refineRounds    = 100
+	minRefineRounds = 10
+	minRefineTime   = 2 * time.Second
 )
 
 // closeShare: closeBound gets at most 1/closeShare of the time left when

@@ -13,11 +13,16 @@ import (
 
 // Settings controls Solve. Start from DefaultSettings.
 type Settings struct {
-	Tol       float64 // stop when the gap and both infeasibilities of docs/relaxation.md, Protocol are at most Tol
-	TolLoose  float64 // at MaxIter or a limit, status SolvedInaccurate when they are at most TolLoose
-	MaxIter   int     // outer iterations (multiplier updates)
-	InnerIter int     // L-BFGS iterations per outer iteration, at most (3 InnerIter once the primal infeasibility is within Tol)
-	Seed      uint64  // seed of the initial factor and of the eigensolver
+	Tol      float64 // stop when the gap and both infeasibilities of docs/relaxation.md, Protocol are at most Tol
+	TolLoose float64 // at MaxIter or a limit, status SolvedInaccurate when they are at most TolLoose
+	MaxIter  int     // outer iterations (multiplier updates)
+	// Stall ends the run (as MaxIter does) after that many outer
+	// iterations in a row in which the certified bound rose by at most Tol
+	// relative and the primal infeasibility did not fall by a tenth
+	// (solver.StallShrink); 0: never.
+	Stall     int
+	InnerIter int    // L-BFGS iterations per outer iteration, at most (3 InnerIter once the primal infeasibility is within Tol)
+	Seed      uint64 // seed of the initial factor and of the eigensolver
 
 	// Rank is the initial number of columns of V; the rank grows (at most
 	// doubling at a time, up to MaxRank) by the certificate's directions
@@ -68,7 +73,7 @@ type Settings struct {
 // DefaultSettings returns the settings used by sdrmap.
 func DefaultSettings() Settings {
 	return Settings{
-		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 2500, InnerIter: 100,
+		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 2500, Stall: 50, InnerIter: 100,
 		Rank: 8, MaxRank: 64,
 		Sigma0: 10, SigmaMax: 1e7,
 		CertifyRank: 8, CertifyTol: 1e-6, CertifyMaxIter: 100, CloseIter: 300,
@@ -80,6 +85,8 @@ func (s *Settings) check() error {
 	switch {
 	case !(s.Tol > 0) || !(s.TolLoose >= s.Tol):
 		return fmt.Errorf("factor: tolerances must satisfy 0 < Tol <= TolLoose (got %g, %g)", s.Tol, s.TolLoose)
+	case s.Stall < 0:
+		return fmt.Errorf("factor: Stall must be nonnegative (got %d)", s.Stall)
 	case s.MaxIter < 1 || s.InnerIter < 1:
 		return fmt.Errorf("factor: MaxIter and InnerIter must be positive (got %d, %d)", s.MaxIter, s.InnerIter)
 	case s.Rank < 1 || s.MaxRank < s.Rank:

@@ -79,6 +79,9 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	ax, px := make([]float64, prob.Y.Len), make([]float64, prob.NumZ)
 	innerTol, prevViol := 1e-1, math.Inf(1)
 	proven := false // by the probe
+	// Settings.Stall: outer iterations since the last progress, and the
+	// bound and primal infeasibility it is measured against.
+	stalled, stallBound, stallPinf := 0, math.Inf(-1), math.Inf(1)
 	if s.Verbose != nil {
 		fmt.Fprintf(s.Verbose, "factor ALM: N = %d, n = %d, %d nonnegative products, rank %d, tol %.0e; objective and bound are energies, gap and dinf at the shifted dual point\n",
 			prob.N(), prob.NumVars(), prob.NumZ, v.RawMatrix().Cols, s.Tol)
@@ -106,7 +109,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		var vecs *mat.Dense
 		var vals []float64
 		err := errNotCertified
-		if !stop() && (res.PrimalInfeasibility <= s.Tol || res.PrimalInfeasibility <= certifyFrom*s.Tol && k%certifyEvery == 0 || k >= s.MaxIter) {
+		if !stop() && (res.PrimalInfeasibility <= s.Tol || res.PrimalInfeasibility <= certifyFrom*s.Tol && k%certifyEvery == 0 || k >= s.MaxIter || s.Stall > 0 && stalled >= s.Stall-1) {
 			cert, vecs, vals, err = cf.certify(y, z, s.CertifyTol, s.CertifyMaxIter, s.Seed+uint64(k), stop)
 		}
 		// The multipliers' own gap and dinf steer sigma, the inner tolerance
@@ -145,8 +148,13 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 				res.Status = solver.Solved
 			}
 		}
+		if b := res.EnergyBound; b > stallBound+s.Tol*(1+math.Abs(b)) || res.PrimalInfeasibility < solver.StallShrink*stallPinf {
+			stalled, stallBound, stallPinf = 0, max(stallBound, b), min(stallPinf, res.PrimalInfeasibility)
+		} else {
+			stalled++
+		}
 		if res.Status == solver.Unsolved {
-			if res.Status = solver.StopStatus(lctx); res.Status == solver.Unsolved && k >= s.MaxIter {
+			if res.Status = solver.StopStatus(lctx); res.Status == solver.Unsolved && (k >= s.MaxIter || s.Stall > 0 && stalled >= s.Stall) {
 				res.Status = solver.MaxIterations
 			}
 			if res.Status != solver.Unsolved && ok(s.TolLoose) {

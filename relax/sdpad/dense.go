@@ -25,11 +25,16 @@ type dense struct {
 	vc, sf *mat.SymDense    // compressed V (face mode) and compressed slack, order N - n
 	eig    *eigen.Projector // order N
 	eigF   *eigen.Projector // order N - n
-	hurry  func() bool      // ctx's deadline (the time limit) has passed: no closing certificate (nil: always one)
+	hurry  func() bool      // ctx ended (its deadline, the time limit, or an interrupt) and N > hurryDenseMax: no closing certificate (nil: always one)
 	pos    int              // positive eigenvalues in the last projection
 	sum    *mat.SymDense    // sum of the iterates since the last restart
 	cnt    int              // their number
 }
+
+// hurryDenseMax is the largest N whose closing certificate, an
+// eigendecomposition that cannot be stopped, is taken after the caller's
+// context ended (a deadline or an interrupt): a small fraction of a second.
+const hurryDenseMax = 1000
 
 func newDense(prob *sdr.Problem, face bool, gamma float64) *dense {
 	n, d := prob.N(), prob.N()-prob.NumVars()
@@ -81,7 +86,8 @@ func (dn *dense) start(f *mat.Dense, x *sdr.Sym) {
 // certify computes the eigenvalues of the dual slack compressed to the face
 // (for the certified bound, docs/relaxation.md, Certified bound, and the dual infeasibility in face mode)
 // and, without face mode or when closing, of the whole slack (docs/relaxation.md, Protocol); none
-// once ctx's deadline (the time limit) has passed (skipped).
+// once ctx's deadline (the time limit) has passed or after an interrupt,
+// unless N is at most hurryDenseMax (skipped).
 func (dn *dense) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.Certificate, bool, bool) {
 	if mode == certHurry && dn.hurry != nil && dn.hurry() {
 		return skipped(dn.prob, slack), false, true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -30,6 +31,11 @@ const (
 	minEigenTol         = 1e-12
 )
 
+// hurryGrace is how long the hurried certificate may run after an
+// interrupt: the run still ends within about a second of a signal, and
+// small problems keep a bound.
+const hurryGrace = 300 * time.Millisecond
+
 // SolveLR runs SDPAD-LR, the paper's Algorithm 2 (docs/relaxation.md, SDPAD-LR): the iteration
 // of Solve with Xbar = Y Y^T, Y of N x r, and the projection replaced by the
 // top-r eigenpairs of V = Y Y^T - S'/mu, found by LOBPCG (package eigen) on
@@ -53,7 +59,12 @@ func SolveLR(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error
 		return nil, err
 	}
 	lr := newLowRank(prob, &s)
-	lr.hurry = func() bool { return solver.StopStatus(ctx) == solver.OutOfTime }
+	grace, release := solver.Grace(ctx, hurryGrace)
+	defer release()
+	lr.hurry = func() bool {
+		st := solver.StopStatus(ctx)
+		return st == solver.OutOfTime || st == solver.Interrupted && grace()
+	}
 	lr.stop = solver.Done(ctx)
 	st := newState(prob, s, lr)
 	return st.run(ctx, "sdpad-lr"), nil
@@ -85,7 +96,7 @@ type lowRank struct {
 	cols    int
 	cnt     int         // their number
 	stop    func() bool // the run's deadline or interrupt: ends eigensolves early (nil: never)
-	hurry   func() bool // ctx's deadline (the time limit) has passed: ends the hurried closing certificate (nil: never)
+	hurry   func() bool // ctx's deadline (the time limit) passed, or an interrupt hurryGrace ago: ends the hurried closing certificate (nil: never)
 }
 
 func newLowRank(prob *sdr.Problem, s *Settings) *lowRank {
@@ -241,11 +252,11 @@ func factorDiff(a, b *mat.Dense) float64 {
 // certify computes the certificate from the smallest eigenpairs of the
 // compressed slack and, when closing on the face, of the whole slack (the
 // PSD-cone dual infeasibility). The eigensolves stop at the run's deadline,
-// except a hurried one (after the time limit or an interrupt): it stops
-// after hurryCertifyMaxIter iterations or at the caller's deadline, using
-// what that leaves after the run's; past it, no eigensolve is made (one cut
-// short gives no bound, see certify.Partial) and the dual infeasibility is
-// the upper estimate ||S'||_F / (1 + ||C||_F).
+// except a hurried one (after an interrupt): it stops after
+// hurryCertifyMaxIter iterations or hurryGrace after the interrupt; past
+// that, or past ctx's deadline (the time limit), no eigensolve is made
+// (one cut short gives no bound, see certify.Partial) and the dual
+// infeasibility is the upper estimate ||S'||_F / (1 + ||C||_F).
 func (lr *lowRank) certify(slack *sdr.Sym, y, z []float64, mode certMode) (sdr.Certificate, bool, bool) {
 	lr.slack = slack
 	onFace := lr.face != nil

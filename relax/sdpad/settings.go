@@ -55,6 +55,11 @@ const (
 // Settings controls Solve. Start from DefaultSettings (or PaperSettings).
 type Settings struct {
 	MaxIter int // iteration limit
+	// Stall ends the run (as MaxIter does) after that many iterations in a
+	// row in which the certified bound rose by at most Tol relative and the
+	// primal infeasibility did not fall by a tenth (solver.StallShrink); 0:
+	// never.
+	Stall int
 
 	// MaxOrder is the largest N that Solve takes (0: any); a larger
 	// problem gets ErrTooLarge. An iteration of Solve is a dense
@@ -201,6 +206,7 @@ const DefaultMaxOrder = 4000
 func DefaultSettings() Settings {
 	return Settings{
 		MaxIter:       20000,
+		Stall:         1000,
 		MaxOrder:      DefaultMaxOrder,
 		StopRule:      Protocol,
 		Tol:           PaperEps,
@@ -239,6 +245,7 @@ func DefaultSettings() Settings {
 func PaperSettings() Settings {
 	s := DefaultSettings()
 	s.MaxIter = PaperMaxIter
+	s.Stall = 0
 	s.StopRule = Paper
 	s.Schedule = Geometric
 	s.Face = false

@@ -35,7 +35,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		s.Mu0 = max(s.MuMin, DenseMuShare*ratioMu(prob, 0))
 	}
 	dn := newDense(prob, s.Face, s.StepLength)
-	dn.hurry = func() bool { return solver.StopStatus(ctx) == solver.OutOfTime }
+	dn.hurry = func() bool { return ctx.Err() != nil && prob.N() > hurryDenseMax }
 	st := newState(prob, s, dn)
 	st.gamma = s.StepLength
 	st.residualBound = true
@@ -50,6 +50,9 @@ func (st *state) run(ctx context.Context, name string) *Result {
 	st.header(name)
 	status, probed := solver.Unsolved, false
 	k := 0
+	// Settings.Stall: iterations since the last progress, and the bound
+	// and primal infeasibility it is measured against.
+	stalled, stallBound, stallPinf := 0, math.Inf(-1), math.Inf(1)
 	for status == solver.Unsolved {
 		k++
 		if !st.step() {
@@ -64,12 +67,17 @@ func (st *state) run(ctx context.Context, name string) *Result {
 			break
 		}
 		it.Bound = st.bestLow
+		if b := st.bestLow; b > stallBound+s.Tol*(1+math.Abs(b)) || it.PrimalInfeasibility < solver.StallShrink*stallPinf {
+			stalled, stallBound, stallPinf = 0, max(stallBound, b), min(stallPinf, it.PrimalInfeasibility)
+		} else {
+			stalled++
+		}
 		switch {
 		case s.StopRule == Protocol && st.converged():
 			status = solver.Solved
 		case s.StopRule == Paper && st.paperStop():
 			status = solver.SolvedInaccurate
-		case k >= s.MaxIter:
+		case k >= s.MaxIter || s.Stall > 0 && stalled >= s.Stall:
 			status = solver.MaxIterations
 		case ctx.Err() != nil:
 			status = solver.StopStatus(ctx)
@@ -158,6 +166,8 @@ func (s *Settings) check(prob *sdr.Problem) error {
 	switch {
 	case s.MaxIter <= 0:
 		return errors.New("sdpad: MaxIter must be positive")
+	case s.Stall < 0:
+		return errors.New("sdpad: Stall must be nonnegative")
 	case !(s.Tol > 0) || !(s.TolLoose >= s.Tol):
 		return errors.New("sdpad: need 0 < Tol <= TolLoose")
 	case !(s.MuMin > 0):
