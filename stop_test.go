@@ -39,6 +39,8 @@ func TestCancelStopsEverySolver(t *testing.T) {
 		"icm":    gen.PottsGrid(600, 600, 5, 1, 1),
 		"ipm-nc": gen.PottsGrid(300, 300, 5, 1, 1),
 		"sdpad":  gen.PottsGrid(12, 12, 6, 1, 1),
+		// The dense solvers refuse the 200 x 200 grid (N x N arrays); N = 865 here.
+		"factor-dense": gen.PottsGrid(12, 12, 6, 1, 1),
 	}
 	for _, name := range sdrmap.Solvers() {
 		t.Run(name, func(t *testing.T) {

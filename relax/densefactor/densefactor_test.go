@@ -340,6 +340,21 @@ func TestSettings(t *testing.T) {
 	}
 }
 
+// TestTooLarge: a problem above MaxOrder is refused before any
+// allocation of its order, with ErrTooLarge.
+func TestTooLarge(t *testing.T) {
+	p := build(t, gen.Dense(4, 3, 1, 0, 1))
+	s := DefaultSettings()
+	s.MaxOrder = p.N() - 1
+	if _, err := Solve(context.Background(), p, s); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("N = %d above MaxOrder %d: error %v, want ErrTooLarge", p.N(), s.MaxOrder, err)
+	}
+	s.MaxOrder = p.N()
+	if _, err := Solve(context.Background(), p, s); err != nil {
+		t.Errorf("N = MaxOrder: %v", err)
+	}
+}
+
 // TestDeterministic: the same seed gives the same factor and bound, bit
 // for bit, on a model large enough for the passes to run on two bands.
 func TestDeterministic(t *testing.T) {

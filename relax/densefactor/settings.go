@@ -36,6 +36,12 @@ type Settings struct {
 	CertifyTol     float64
 	CertifyMaxIter int
 
+	// MaxOrder is the largest N that Solve takes (0: any); a larger
+	// problem gets ErrTooLarge. The solver holds several dense N x N
+	// arrays (about 75 N^2 bytes), and one pass over them, which is not
+	// interrupted, grows as N^2 times the rank.
+	MaxOrder int
+
 	Start *Start // warm start, nil for none
 
 	// Probe, when not nil, is called every ProbeEvery outer iterations once
@@ -56,9 +62,13 @@ func DefaultSettings() Settings {
 		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 1000, InnerIter: 25,
 		Sigma0: 10, SigmaMin: 0.1, SigmaMax: 1e7, Memory: 10,
 		CertifyRank: 16, CertifyTol: 1e-6, CertifyMaxIter: 100,
-		ProbeEvery: 1, ProbeTol: 0.1,
+		ProbeEvery: 1, ProbeTol: 0.1, MaxOrder: DefaultMaxOrder,
 	}
 }
+
+// DefaultMaxOrder is Settings.MaxOrder of DefaultSettings: the largest
+// order auto gives this solver (2.7 GB of dense arrays).
+const DefaultMaxOrder = 6000
 
 func (s *Settings) check() error {
 	switch {

@@ -51,14 +51,22 @@ func InitialRank(n int) int { return min(n, max(16, min(n/3, maxInitialRank))) }
 // flops.
 const maxInitialRank = 320
 
+// ErrTooLarge is Solve's error for a problem of order above
+// Settings.MaxOrder.
+var ErrTooLarge = errors.New("densefactor: too large for the dense factor ALM")
+
 // Solve solves the SDR of prob by the augmented Lagrangian on a dense
 // factor (see the package doc). It returns an error only for invalid
-// settings; cancelling ctx stops the run with status Interrupted, ctx's
-// deadline (the time limit) with OutOfTime, with the last factor and the
-// best bound so far.
+// settings or a problem above Settings.MaxOrder (ErrTooLarge); cancelling
+// ctx stops the run with status Interrupted, ctx's deadline (the time
+// limit) with OutOfTime, with the last factor and the best bound so far.
 func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) {
 	if err := s.check(); err != nil {
 		return nil, err
+	}
+	if n := prob.N(); s.MaxOrder > 0 && n > s.MaxOrder {
+		return nil, fmt.Errorf("%w: N = %d is above the limit %d (densefactor.Settings.MaxOrder): its dense arrays would take about %.1f GB; the factor ALM (--solver factor) and SDPAD-LR (--solver sdpad-lr) scale",
+			ErrTooLarge, n, s.MaxOrder, 75*float64(n)*float64(n)/1e9)
 	}
 	t0 := time.Now()
 	stop := solver.Done(ctx)
