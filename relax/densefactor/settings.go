@@ -38,8 +38,9 @@ type Settings struct {
 
 	// MaxOrder is the largest N that Solve takes (0: any); a larger
 	// problem gets ErrTooLarge. The solver holds several dense N x N
-	// arrays (about 75 N^2 bytes), and one pass over them, which is not
-	// interrupted, grows as N^2 times the rank.
+	// arrays and the certificate's work space (a few hundred N^2 bytes in
+	// all), and one pass over them, which is not interrupted, grows as N^2
+	// times the rank.
 	MaxOrder int
 
 	Start *Start // warm start, nil for none
@@ -67,7 +68,7 @@ func DefaultSettings() Settings {
 }
 
 // DefaultMaxOrder is Settings.MaxOrder of DefaultSettings: the largest
-// order auto gives this solver (2.7 GB of dense arrays).
+// order auto gives this solver.
 const DefaultMaxOrder = 6000
 
 func (s *Settings) check() error {

@@ -65,8 +65,8 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		return nil, err
 	}
 	if n := prob.N(); s.MaxOrder > 0 && n > s.MaxOrder {
-		return nil, fmt.Errorf("%w: N = %d is above the limit %d (densefactor.Settings.MaxOrder): its dense arrays would take about %.1f GB; the factor ALM (--solver factor) and SDPAD-LR (--solver sdpad-lr) scale",
-			ErrTooLarge, n, s.MaxOrder, 75*float64(n)*float64(n)/1e9)
+		return nil, fmt.Errorf("%w: N = %d is above the limit %d (densefactor.Settings.MaxOrder): its dense arrays and certificates would take about %.0f GB; the factor ALM (--solver factor) and SDPAD-LR (--solver sdpad-lr) scale",
+			ErrTooLarge, n, s.MaxOrder, 270*float64(n)*float64(n)/1e9)
 	}
 	t0 := time.Now()
 	stop := solver.Done(ctx)
