@@ -17,7 +17,7 @@ const DefaultSeed = 1
 
 // checkInput refuses a nil or malformed model (model.Validate, naming the
 // factor) and a conversion from higher order that may exceed s.Limits
-// (higherorder.SizeBound), and sets Seed 0 to DefaultSeed.
+// (higherorder.CheckSize), and sets Seed 0 to DefaultSeed.
 func checkInput(m *model.Model, s *Settings) error {
 	if m == nil {
 		return fmt.Errorf("nil model")
@@ -29,14 +29,7 @@ func checkInput(m *model.Model, s *Settings) error {
 		s.Seed = DefaultSeed
 	}
 	if m.MaxArity() > 2 && !s.NoConvert {
-		lim := s.Limits.OrDefault()
-		entries, n := higherorder.SizeBound(m)
-		switch {
-		case entries > lim.MaxEntries:
-			return fmt.Errorf("converting the factors of arity > 2 may need up to %d table entries, more than the limit %d (--max-entries raises it)", entries, lim.MaxEntries)
-		case n > lim.MaxN:
-			return fmt.Errorf("converting the factors of arity > 2 may need N up to %d, more than the limit %d (--max-n raises it)", n, lim.MaxN)
-		}
+		return higherorder.CheckSize(m, s.Limits)
 	}
 	return nil
 }

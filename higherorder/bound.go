@@ -1,6 +1,10 @@
 package higherorder
 
-import "github.com/sdrmap/sdrmap/model"
+import (
+	"fmt"
+
+	"github.com/sdrmap/sdrmap/model"
+)
 
 // SizeBound bounds the table entries and the order N = 1 + sum of the
 // cardinalities of m converted by Convert, without converting it: a factor
@@ -26,4 +30,18 @@ func SizeBound(m *model.Model) (entries, n int64) {
 		n += allowed
 	}
 	return entries, n
+}
+
+// CheckSize returns an error when converting m may exceed lim (SizeBound
+// against lim.OrDefault()), naming the flag that raises the limit.
+func CheckSize(m *model.Model, lim model.Limits) error {
+	lim = lim.OrDefault()
+	entries, n := SizeBound(m)
+	switch {
+	case entries > lim.MaxEntries:
+		return fmt.Errorf("converting the factors of arity > 2 may need up to %d table entries, more than the limit %d (--max-entries raises it)", entries, lim.MaxEntries)
+	case n > lim.MaxN:
+		return fmt.Errorf("converting the factors of arity > 2 may need N up to %d, more than the limit %d (--max-n raises it)", n, lim.MaxN)
+	}
+	return nil
 }

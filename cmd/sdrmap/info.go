@@ -46,8 +46,8 @@ With --evid, it also reports the free variables left by the evidence.`,
 				Toulbar2  string             `json:"toulbar2,omitempty"`
 			}{File: args[0], Stats: st, Evidence: len(ev), ShiftInvariant: m.ShiftInvariant(), Toulbar2: toulbar2Info(in)}
 			if lm, _ := lim.Limits(); st.MaxArity > 2 {
-				if e, n := higherorder.SizeBound(m); e > lm.MaxEntries || n > lm.MaxN {
-					return fmt.Errorf("%s: converting the factors of arity > 2 may need %d table entries and N up to %d, beyond --max-entries %d or --max-n %d", args[0], e, n, lm.MaxEntries, lm.MaxN)
+				if err := higherorder.CheckSize(m, lm); err != nil {
+					return fmt.Errorf("%s: %w", args[0], err)
 				}
 				_, mp, err := higherorder.Convert(m, higherorder.Settings{})
 				if err != nil {
