@@ -23,13 +23,13 @@ import (
 
 	"gonum.org/v1/gonum/blas/blas64"
 
-	"github.com/sdrmap/sdrmap/internal/parblas"
+	"github.com/sdrmap/sdrmap/internal/fastblas"
 )
 
 func init() {
 	// The BLAS the sdrmap command installs at start, so that solves in
 	// process run the same kernels.
-	blas64.Use(parblas.Implementation{})
+	blas64.Use(fastblas.New(0))
 }
 
 // main is required by -buildmode=c-shared and never runs.

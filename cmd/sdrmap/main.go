@@ -19,11 +19,11 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/blas/blas64"
 
-	"github.com/sdrmap/sdrmap/internal/parblas"
+	"github.com/sdrmap/sdrmap/internal/fastblas"
 )
 
 func main() {
-	blas64.Use(parblas.Implementation{})
+	blas64.Use(fastblas.New(0))
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -38,7 +38,8 @@ field given in the UAI format (plain, .gz, .xz or single-file .zip) or, in a
 build with -tags hdf5, as an OpenGM HDF5 model (file.h5 or file.h5:group), or
 in toulbar2's .wcsp or .cfn formats (plain, .gz or .xz). A
 build with -tags openblas (Debian's libopenblas-dev) computes the dense SDPAD's
-projections with LAPACK (dsytrd, dstedc), faster than the pure-Go build.
+projections with LAPACK (dsytrd, dstedc) and the dense solvers' matrix products
+with OpenBLAS (dgemm, dsyrk), faster than the pure-Go build.
 
 Energies are lower-is-better. For UAI files E(x) = -sum over factors of
 ln phi_f(x_f), +Inf when x uses a zero-probability entry, and log10 is the UAI

@@ -1,0 +1,14 @@
+//go:build !(openblas && cgo)
+
+package fastblas
+
+import (
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/sdrmap/sdrmap/internal/parblas"
+)
+
+// Backend names the level-3 BLAS of this build.
+const Backend = "pure Go (gonum, parblas)"
+
+func newImpl(p parblas.Implementation) blas.Float64 { return p }
