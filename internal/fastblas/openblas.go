@@ -25,12 +25,18 @@ const Backend = "OpenBLAS (cblas) on goroutine bands"
 
 // init keeps OpenBLAS on one thread unless OPENBLAS_NUM_THREADS says
 // otherwise, as package eigen does: the bands give the parallelism, and an
-// idle OpenBLAS thread spins while Go works.
+// idle OpenBLAS thread spins while Go works. With more threads asked for,
+// every call is one OpenBLAS call on its threads (bands of threaded calls
+// would run threads times bands at once).
 func init() {
 	if os.Getenv("OPENBLAS_NUM_THREADS") == "" {
 		C.openblas_set_num_threads(1)
 	}
+	threaded = C.openblas_get_num_threads() > 1
 }
+
+// threaded is whether OpenBLAS runs its calls on more than one thread.
+var threaded bool
 
 // openBLAS is parblas with Dgemm, Dsyrk, Dsyr2k, Dsymm, Dsymv and Dgemv
 // from OpenBLAS. Calls of at least minWork multiply-adds are split into
@@ -53,6 +59,9 @@ const (
 // along a dimension of d rows.
 func (o openBLAS) bandsFor(work float64, d int) int {
 	p := o.Parts
+	if threaded {
+		return 1
+	}
 	if p == 0 {
 		p = runtime.GOMAXPROCS(0)
 	}
