@@ -41,8 +41,9 @@ var threaded bool
 // openBLAS is parblas with Dgemm, Dsyrk, Dsyr2k, Dsymm, Dsymv and Dgemv
 // from OpenBLAS. Calls of at least minWork multiply-adds are split into
 // row (or column) bands, one goroutine and one OpenBLAS call each; calls
-// that gonum would refuse, or that need no arithmetic, go to parblas (its
-// checks and panics).
+// that gonum would refuse, that need no arithmetic or fewer than minCall
+// multiply-adds (where a call's fixed cost would dominate) go to parblas
+// (its checks and panics).
 type openBLAS struct{ parblas.Implementation }
 
 func newImpl(p parblas.Implementation) blas.Float64 { return openBLAS{p} }
@@ -50,6 +51,7 @@ func newImpl(p parblas.Implementation) blas.Float64 { return openBLAS{p} }
 // minWork is the number of multiply-adds from which a call is split, and
 // minBand the fewest rows of a band.
 const (
+	minCall = 1 << 12
 	minWork = 1 << 20
 	minBand = 32
 	maxBand = 8
@@ -192,7 +194,7 @@ func (o openBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []f
 	ra, ca := dims(tA, m, k)
 	rb, cb := dims(tB, k, n)
 	if !validTrans(tA) || !validTrans(tB) || m == 0 || n == 0 || k == 0 || alpha == 0 || !fits(m, n, k, lda, ldb, ldc) ||
-		!holds(a, ra, ca, lda) || !holds(b, rb, cb, ldb) || !holds(c, m, n, ldc) {
+		!holds(a, ra, ca, lda) || !holds(b, rb, cb, ldb) || !holds(c, m, n, ldc) || float64(m)*float64(n)*float64(k) < minCall {
 		o.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -214,7 +216,7 @@ func (o openBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []f
 func (o openBLAS) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
 	ra, ca := dims(t, n, k)
 	if !validUplo(ul) || !validTrans(t) || n == 0 || k == 0 || alpha == 0 || !fits(n, k, lda, ldc) ||
-		!holds(a, ra, ca, lda) || !holds(c, n, n, ldc) {
+		!holds(a, ra, ca, lda) || !holds(c, n, n, ldc) || float64(n)*float64(n)*float64(k) < 2*minCall {
 		o.Implementation.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
@@ -237,7 +239,7 @@ func (o openBLAS) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64,
 func (o openBLAS) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	ra, ca := dims(t, n, k)
 	if !validUplo(ul) || !validTrans(t) || n == 0 || k == 0 || alpha == 0 || !fits(n, k, lda, ldb, ldc) ||
-		!holds(a, ra, ca, lda) || !holds(b, ra, ca, ldb) || !holds(c, n, n, ldc) {
+		!holds(a, ra, ca, lda) || !holds(b, ra, ca, ldb) || !holds(c, n, n, ldc) || float64(n)*float64(n)*float64(k) < minCall {
 		o.Implementation.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -267,7 +269,7 @@ func (o openBLAS) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []
 		na = n
 	}
 	if (s != blas.Left && s != blas.Right) || !validUplo(ul) || m == 0 || n == 0 || alpha == 0 || !fits(m, n, lda, ldb, ldc) ||
-		!holds(a, na, na, lda) || !holds(b, m, n, ldb) || !holds(c, m, n, ldc) {
+		!holds(a, na, na, lda) || !holds(b, m, n, ldb) || !holds(c, m, n, ldc) || float64(m)*float64(n)*float64(na) < minCall {
 		o.Implementation.Dsymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -302,7 +304,7 @@ func symv(ul blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64,
 // one cblas_dsymv call (positive increments).
 func (o openBLAS) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
 	if !validUplo(ul) || n == 0 || alpha == 0 || incX <= 0 || incY <= 0 || !fits(n, lda, incX, incY) ||
-		!holds(a, n, n, lda) || len(x) < (n-1)*incX+1 || len(y) < (n-1)*incY+1 {
+		!holds(a, n, n, lda) || len(x) < (n-1)*incX+1 || len(y) < (n-1)*incY+1 || float64(n)*float64(n) < minCall {
 		o.Implementation.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -317,7 +319,7 @@ func (o openBLAS) Dgemv(t blas.Transpose, m, n int, alpha float64, a []float64, 
 		lx, ly = m, n
 	}
 	if !validTrans(t) || m == 0 || n == 0 || alpha == 0 || incX <= 0 || incY <= 0 || !fits(m, n, lda, incX, incY) ||
-		!holds(a, m, n, lda) || len(x) < (lx-1)*incX+1 || len(y) < (ly-1)*incY+1 {
+		!holds(a, m, n, lda) || len(x) < (lx-1)*incX+1 || len(y) < (ly-1)*incY+1 || float64(m)*float64(n) < minCall {
 		o.Implementation.Dgemv(t, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}

@@ -52,7 +52,7 @@ var trans = []blas.Transpose{blas.NoTrans, blas.Trans}
 func TestDgemm(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var ref gonum.Implementation
-	for _, sh := range [][3]int{{1, 1, 1}, {5, 7, 3}, {300, 120, 70}, {90, 400, 50}, {257, 3, 1500}} {
+	for _, sh := range [][3]int{{1, 1, 1}, {5, 7, 3}, {40, 30, 20}, {300, 120, 70}, {90, 400, 50}, {257, 3, 1500}} {
 		m, n, k := sh[0], sh[1], sh[2]
 		for _, tA := range trans {
 			for _, tB := range trans {
