@@ -258,10 +258,6 @@ type certifier struct {
 	warm *mat.Dense
 }
 
-// denseCertify is the largest face order whose certificates take every
-// eigenvalue densely.
-const denseCertify = 2000
-
 func newCertifier(prob *sdr.Problem, k int) *certifier {
 	face := prob.Face()
 	d := face.Dim()
