@@ -99,9 +99,10 @@ var denseVariants = []struct {
 }
 
 // BenchmarkDenseIterations runs 20 iterations of Solve on the UAI model in
-// SDPAD_BENCH_MODEL (skipped without it) with internal/parblas as gonum's
+// SDPAD_BENCH_MODEL (skipped without it; SDPAD_DENSE_SET as in
+// TestMeasureDense, e.g. "MaxIter=100") with internal/parblas as gonum's
 // BLAS, as the sdrmap command installs it, and reports the time per
-// iteration; for profiles of the pure-Go iteration at N = 601 and 1001:
+// iteration (the closing certificate included); for profiles of the pure-Go iteration at N = 601 and 1001:
 // SDPAD_BENCH_MODEL=deer34.uai go test -run - -bench DenseIterations -count 5 -cpuprofile cpu.out ./relax/sdpad.
 func BenchmarkDenseIterations(b *testing.B) {
 	file := os.Getenv("SDPAD_BENCH_MODEL")
@@ -125,6 +126,9 @@ func BenchmarkDenseIterations(b *testing.B) {
 	defer blas64.Use(prev)
 	s := DefaultSettings()
 	s.MaxIter, s.Tol, s.TolLoose = 20, 1e-12, 1e-12
+	if err := setFields(&s, os.Getenv("SDPAD_DENSE_SET")); err != nil {
+		b.Fatal(err)
+	}
 	its := 0
 	for b.Loop() {
 		r, err := Solve(context.Background(), p, s)
