@@ -97,7 +97,7 @@ func TestMeasureSchedules(t *testing.T) {
 		{"face, balanced, restarts, Anderson 10, exact z, step 1.6", func(s *Settings) { s.Anderson, s.ExactZ, s.StepLength = 10, true, 1.6 }},
 		{"face, balanced every 50, restarts, Anderson 10, exact z, step 1.6", func(s *Settings) { s.Anderson, s.ExactZ, s.StepLength, s.BalanceEvery = 10, true, 1.6, 50 }},
 		{"the same every 100, and at 20, 40, 80", func(s *Settings) { s.Anderson, s.ExactZ, s.StepLength, s.BalanceFirst = 10, true, 1.6, 20 }},
-		{"the same on max(dinf, gap), ratio 3 (default)", func(s *Settings) {
+		{"the same on the split gap, ratio 3 (default)", func(s *Settings) {
 			s.Anderson, s.ExactZ, s.StepLength, s.BalanceFirst, s.BalanceGapRatio = 10, true, 1.6, 20, 3
 		}},
 	} {
