@@ -85,14 +85,17 @@
 // P(X)> is split into gap_d = |<S',X>| (mu <Xbar_{k-1} - X, X>, bounded by
 // the dual residual) and gap_p, the rest (the multipliers times the
 // constraints), each relative as the gap is. On the dense models the initial
-// mu is far from balanced, which balancing every 100 iterations by at most
-// 2x corrects only after hundreds of iterations, and the gap lags both
-// infeasibilities in the tail: there gap_d dominates it, and a smaller mu
-// than pinf/dinf asks for reaches the protocol first. Balancing on the
-// whole gap instead let mu fall without end on CSP_11, whose gap is gap_p;
-// the early adaptations alone, on pinf/dinf, cost iterations on the small
-// grids (bench/results/2026-11-27b/NOTES.md). SolveLR keeps balancing every
-// BalanceEvery iterations on pinf/dinf, not measured otherwise.
+// mu can be far from balanced, which balancing every 100 iterations by at
+// most 2x corrects only after hundreds of iterations (complete graphs with
+// random costs), and the gap often lags both infeasibilities in the tail:
+// on deer_0034 gap_d dominates it, and a smaller mu than pinf/dinf asks for
+// reaches the protocol first; giraffe_0200, whose gap also lags, is the
+// exception measured, where the larger mu of pinf/dinf was faster.
+// Balancing on the whole gap instead let mu fall without end on CSP_11,
+// whose gap is gap_p; the early adaptations alone, on pinf/dinf, cost
+// iterations on the small grids (bench/results/2026-11-27b/NOTES.md).
+// SolveLR keeps balancing every BalanceEvery iterations on pinf/dinf, not
+// measured otherwise.
 //
 // # Restarts from the average
 //
