@@ -78,6 +78,25 @@
 // poor proxy here (bench/results/2026-11-26/NOTES.md, "The exact z-step and
 // the step length"). PaperSettings gives the published method.
 //
+// Solve balances also at iterations 20, 40 and 80 (Settings.BalanceFirst),
+// and on the gap as well as the infeasibilities (Settings.BalanceGapRatio):
+// it weighs max(pinf, gap_p) against max(dinf, gap_d), at a ratio of 3,
+// where the gap's numerator <C,X> + <b,y> = <S',X> - <y, A(X) - b> + <z,
+// P(X)> is split into gap_d = |<S',X>| (mu <Xbar_{k-1} - X, X>, bounded by
+// the dual residual) and gap_p, the rest (the multipliers times the
+// constraints), each relative as the gap is. On the dense models the initial
+// mu can be far from balanced, which balancing every 100 iterations by at
+// most 2x corrects only after hundreds of iterations (complete graphs with
+// random costs), and the gap often lags both infeasibilities in the tail:
+// on deer_0034 gap_d dominates it, and a smaller mu than pinf/dinf asks for
+// reaches the protocol first; giraffe_0200, whose gap also lags, is the
+// exception measured, where the larger mu of pinf/dinf was faster.
+// Balancing on the whole gap instead let mu fall without end on CSP_11,
+// whose gap is gap_p; the early adaptations alone, on pinf/dinf, cost
+// iterations on the small grids (bench/results/2026-11-27b/NOTES.md).
+// SolveLR keeps balancing every BalanceEvery iterations on pinf/dinf, not
+// measured otherwise.
+//
 // # Restarts from the average
 //
 // On ORIENT the iterates circle the optimum instead of approaching it, and

@@ -58,6 +58,7 @@ func SolveLR(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error
 	if err := s.check(prob); err != nil {
 		return nil, err
 	}
+	s.BalanceFirst, s.BalanceGapRatio = 0, 0 // Solve only
 	lr := newLowRank(prob, &s)
 	grace, release := solver.Grace(ctx, hurryGrace)
 	defer release()

@@ -22,7 +22,8 @@ import (
 // TestMeasureSchedules reproduces the schedule table of the package doc
 // (about a minute): SDPAD_MEASURE=1 go test -run MeasureSchedules -v
 // ./solver/sdpad. SDPAD_MEASURE_TOL sets the tolerance (default 1e-4),
-// SDPAD_MEASURE_ROWS keeps only the rows whose name contains it.
+// SDPAD_MEASURE_ROWS keeps only the rows whose name contains it,
+// SDPAD_DENSE_SET overrides settings in every row (TestMeasureDense).
 func TestMeasureSchedules(t *testing.T) {
 	if os.Getenv("SDPAD_MEASURE") == "" {
 		t.Skip("set SDPAD_MEASURE=1 to measure the mu schedules")
@@ -93,8 +94,12 @@ func TestMeasureSchedules(t *testing.T) {
 		{"face, balanced, restarts, exact z", func(s *Settings) { s.ExactZ = true }},
 		{"face, balanced, restarts, Anderson 10, exact z", func(s *Settings) { s.Anderson, s.ExactZ = 10, true }},
 		{"face, balanced, restarts, exact z, step 1.6", func(s *Settings) { s.ExactZ, s.StepLength = true, 1.6 }},
-		{"face, balanced, restarts, Anderson 10, exact z, step 1.6 (default)", func(s *Settings) { s.Anderson, s.ExactZ, s.StepLength = 10, true, 1.6 }},
+		{"face, balanced, restarts, Anderson 10, exact z, step 1.6", func(s *Settings) { s.Anderson, s.ExactZ, s.StepLength = 10, true, 1.6 }},
 		{"face, balanced every 50, restarts, Anderson 10, exact z, step 1.6", func(s *Settings) { s.Anderson, s.ExactZ, s.StepLength, s.BalanceEvery = 10, true, 1.6, 50 }},
+		{"the same every 100, and at 20, 40, 80", func(s *Settings) { s.Anderson, s.ExactZ, s.StepLength, s.BalanceFirst = 10, true, 1.6, 20 }},
+		{"the same on the split gap, ratio 3 (default)", func(s *Settings) {
+			s.Anderson, s.ExactZ, s.StepLength, s.BalanceFirst, s.BalanceGapRatio = 10, true, 1.6, 20, 3
+		}},
 	} {
 		if rows := os.Getenv("SDPAD_MEASURE_ROWS"); rows != "" && !strings.Contains(c.name, rows) {
 			continue
@@ -104,7 +109,11 @@ func TestMeasureSchedules(t *testing.T) {
 		for _, pr := range probs {
 			s := DefaultSettings()
 			s.Tol, s.TolLoose, s.Anderson, s.ExactZ, s.StepLength = tol, tol, 0, false, 1 // the schedules of the plain iteration, the paper's steps
+			s.BalanceFirst, s.BalanceGapRatio = 0, 0                                      // balancing every BalanceEvery on pinf/dinf
 			c.f(&s)
+			if err := setFields(&s, os.Getenv("SDPAD_DENSE_SET")); err != nil {
+				t.Fatal(err)
+			}
 			if strings.HasSuffix(c.name, "mu0 ratio") { // the whole ||C||_F / sqrt(N), SolveLR's default
 				s.Mu0 = ratioMu(pr.p, s.MuMin)
 			}

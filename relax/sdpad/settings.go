@@ -85,6 +85,20 @@ type Settings struct {
 	BalanceRatio  float64 // Balanced: ratio pinf/dinf (or its inverse) that triggers an adaptation
 	BalanceFactor float64 // Balanced: largest change of mu in one adaptation
 
+	// BalanceFirst (Solve only; SolveLR ignores it): with Balanced, mu is
+	// also adapted at BalanceFirst, 2 BalanceFirst, 4 BalanceFirst, ...
+	// below BalanceEvery, so that a poor initial mu is corrected within
+	// the first BalanceEvery iterations; 0 for none.
+	BalanceFirst int
+	// BalanceGapRatio (Solve only; SolveLR ignores it): when positive,
+	// residual balancing weighs max(pinf, gap_p) against max(dinf, gap_d)
+	// and adapts mu when that ratio (or its inverse) exceeds
+	// BalanceGapRatio instead of BalanceRatio; gap_d and gap_p split the
+	// gap (docs/relaxation.md, Protocol) into the part of the dual step,
+	// |<S', X>| at the primal point X, and the rest (see the package doc,
+	// "Penalty schedule"); 0 balances pinf against dinf.
+	BalanceGapRatio float64
+
 	// ExactZ makes the z-step the exact minimization of the dual
 	// augmented Lagrangian over z >= 0, as the y-step is over y: z -
 	// mu (P P*)^{-1} P(Xt) = z - 2 mu P(Xt), clipped at 0 (A and P touch
@@ -235,6 +249,9 @@ func DefaultSettings() Settings {
 		ProbeEvery:    20,
 		ProbeTol:      1e-1,
 		Anderson:      10,
+
+		BalanceFirst:    20,
+		BalanceGapRatio: 3,
 	}
 }
 

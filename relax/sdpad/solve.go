@@ -144,7 +144,7 @@ func (st *state) probe(k int) bool {
 func (st *state) wantCertificate(k int) bool {
 	s, it := &st.s, &st.it
 	if k%s.BoundEvery == 0 || (s.Verbose != nil && k%s.VerboseEvery == 0) ||
-		(s.Schedule == Balanced && k%s.BalanceEvery == 0) {
+		(s.Schedule == Balanced && s.balanceDue(k)) {
 		return true
 	}
 	return it.Gap <= s.Tol && it.PrimalInfeasibility <= s.Tol && k-st.lastCert >= certifyTail &&
@@ -174,8 +174,8 @@ func (s *Settings) check(prob *sdr.Problem) error {
 		return errors.New("sdpad: MuMin must be positive")
 	case s.Schedule == Geometric && !(s.Rho >= 1):
 		return errors.New("sdpad: Rho must be at least 1")
-	case s.Schedule == Balanced && (s.BalanceEvery <= 0 || !(s.BalanceRatio > 1) || !(s.BalanceFactor > 1)):
-		return errors.New("sdpad: need BalanceEvery > 0, BalanceRatio > 1, BalanceFactor > 1")
+	case s.Schedule == Balanced && (s.BalanceEvery <= 0 || s.BalanceFirst < 0 || !(s.BalanceRatio > 1) || !(s.BalanceFactor > 1) || !(s.BalanceGapRatio == 0 || s.BalanceGapRatio > 1)):
+		return errors.New("sdpad: need BalanceEvery > 0, BalanceFirst >= 0, BalanceRatio > 1, BalanceFactor > 1, BalanceGapRatio 0 or above 1")
 	case s.StopRule == Paper && !(s.Eps > 0):
 		return errors.New("sdpad: Eps must be positive")
 	case !(s.StepLength > 0 && s.StepLength < MaxStepLength):
