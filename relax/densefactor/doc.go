@@ -43,7 +43,8 @@
 //
 // # Rank
 //
-// The run starts at Rank columns (default InitialRank: N/3, at most 320);
+// The run starts at Rank columns (default InitialRank: N/3, at most 320
+// or N/8);
 // when the certificate finds negative eigenvalues at a factor of full
 // rank, with the primal side converged or 20 iterations after the last
 // change, their eigenvectors become new columns (at most doubling r, up

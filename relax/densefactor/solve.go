@@ -44,8 +44,11 @@ const (
 var errNotCertified = errors.New("densefactor: not certified at this iteration")
 
 // InitialRank is the default initial rank for a problem of order n: a
-// third of n, at least 16 and at most maxInitialRank (and at most n).
-func InitialRank(n int) int { return min(n, max(16, min(n/3, maxInitialRank))) }
+// third of n, at least 16 and at most maxInitialRank or n/8, whichever is
+// larger (and at most n). At N = 5,001 a rank of 320 left the exact dinf
+// stalled while the primal side converged, and the rank grew only after
+// it (bench/results/2026-11-27b/NOTES-blas.md, "Part 2").
+func InitialRank(n int) int { return min(n, max(16, min(n/3, max(maxInitialRank, n/8)))) }
 
 // maxInitialRank caps the default initial rank: a pass costs 3 N^2 r
 // flops.
