@@ -20,9 +20,6 @@ import (
 	"github.com/sdrmap/sdrmap/internal/parblas"
 )
 
-// Backend names the level-3 BLAS of this build.
-const Backend = "OpenBLAS (cblas) on goroutine bands"
-
 // init keeps OpenBLAS on one thread unless OPENBLAS_NUM_THREADS says
 // otherwise, as package eigen does: the bands give the parallelism, and an
 // idle OpenBLAS thread spins while Go works. With more threads asked for,
@@ -48,8 +45,9 @@ type openBLAS struct{ parblas.Implementation }
 
 func newImpl(p parblas.Implementation) blas.Float64 { return openBLAS{p} }
 
-// minWork is the number of multiply-adds from which a call is split, and
-// minBand the fewest rows of a band.
+// minCall is the fewest multiply-adds of a call that goes to OpenBLAS,
+// minWork the number from which a call is split into bands, minBand the
+// fewest rows of a band and maxBand the most bands.
 const (
 	minCall = 1 << 12
 	minWork = 1 << 20
@@ -60,10 +58,10 @@ const (
 // bandsFor returns the number of bands for a call of work multiply-adds
 // along a dimension of d rows.
 func (o openBLAS) bandsFor(work float64, d int) int {
-	p := o.Parts
 	if threaded {
 		return 1
 	}
+	p := o.Parts
 	if p == 0 {
 		p = runtime.GOMAXPROCS(0)
 	}

@@ -8,7 +8,4 @@ import (
 	"github.com/sdrmap/sdrmap/internal/parblas"
 )
 
-// Backend names the level-3 BLAS of this build.
-const Backend = "pure Go (gonum, parblas)"
-
 func newImpl(p parblas.Implementation) blas.Float64 { return p }
