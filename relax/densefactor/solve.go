@@ -27,7 +27,13 @@ import (
 // solve reduced the largest violation by less than sigmaProgress (as
 // relax/factor's). The fall waits for the primal side: while the rank is
 // too low, dinf stays large whatever sigma.
+//
+// With Sigma0 = 0 the penalty starts at sigmaPerNorm (1 + ||C||_F) on the
+// scaled costs (within [SigmaMin, SigmaMax]): the balanced penalty grows
+// with the costs' norm, and starting near it saves the outer iterations
+// of its growth.
 const (
+	sigmaPerNorm  = 2
 	sigmaGrowth   = 2
 	sigmaProgress = 0.25
 	sigmaBalance  = 3
@@ -78,6 +84,9 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		s.Rank = min(InitialRank(n), s.MaxRank)
 	}
 	a := newALM(prob, s.Sigma0)
+	if s.Sigma0 == 0 {
+		a.sigma = min(max(sigmaPerNorm*a.cnorm, s.SigmaMin), s.SigmaMax)
+	}
 	v := start(prob, a, &s)
 	in := newInner(a, v, s.Memory)
 	cf := newCertifier(prob, s.CertifyRank)
@@ -91,8 +100,9 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		fmt.Fprintf(s.Verbose, "%5s %7s %6s %4s %8s %17s %17s %9s %9s %9s %8s\n",
 			"iter", "inner", "evals", "rank", "sigma", "objective", "bound", "gap", "pinf", "dinf", "time")
 	}
+	iters := s.InnerShort
 	for k := 1; ; k++ {
-		res.Inner += in.minimize(a, innerTol*a.cnorm, s.InnerIter, stop)
+		res.Inner += in.minimize(a, innerTol*a.cnorm, iters, stop)
 		converged := in.GradNorm() <= innerTol*a.cnorm
 		eq, neg := a.update()
 		viol := max(eq, neg)
@@ -164,11 +174,17 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			}
 			grow = min(grow, res.Rank, s.MaxRank-res.Rank)
 		}
+		iters = s.InnerIter
+		if res.PrimalInfeasibility > certifyFrom*s.Tol {
+			iters = s.InnerShort
+		}
 		switch {
 		case err == nil && res.PrimalInfeasibility > sigmaBalance*sigmaBalance*dinf0:
 			a.sigma = min(a.sigma*sigmaGrowth*sigmaGrowth, s.SigmaMax)
+			iters = s.InnerShort
 		case err == nil && res.PrimalInfeasibility > sigmaBalance*dinf0:
 			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
+			iters = s.InnerShort
 		case err == nil && res.PrimalInfeasibility <= s.Tol && dinf0 > sigmaBalance*res.PrimalInfeasibility:
 			a.sigma = max(a.sigma/sigmaGrowth, s.SigmaMin)
 		case err != nil && converged && viol > sigmaProgress*prevViol:
@@ -190,6 +206,9 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		} else {
 			in.F = in.fn.Eval(in.X, in.G)
 		}
+	}
+	if res.Status != solver.Interrupted && res.Status != solver.OutOfTime && res.PrimalInfeasibility <= s.TolLoose {
+		closeDual(a, in, cf, res, &s, stop)
 	}
 	res.Marginals = prob.Marginals(column0(v))
 	res.Evaluations, res.Time = a.evals, time.Since(t0)
@@ -441,3 +460,50 @@ func start(p *sdr.Problem, a *alm, s *Settings) *mat.Dense {
 	onAffine(p, v)
 	return v
 }
+
+// closeDual is the closing phase (docs/relaxation.md, "Factor ALM"): at
+// most CloseRounds rounds, each an inner solve of at most CloseIter
+// L-BFGS iterations at the last multipliers, their update and a
+// certificate, while the certified bound is more than closeTarget Tol
+// below the primal objective (sdr.Gap) and the last round closed at least
+// closeGain of that gap. A longer inner solve leaves a gradient, and so a slack
+// M = C + A*(y) - P*(z) with negative eigenvalues, smaller than the outer
+// iterations' (the ALM is convex in X = V V^T, so at its exact minimizer
+// the updated multipliers' slack is PSD on the face). Its bounds count
+// when better; the factor and the objectives stay the run's.
+func closeDual(a *alm, in *inner, cf *certifier, res *Result, s *Settings, stop func() bool) {
+	in.F = in.fn.Eval(in.X, in.G)
+	for round := 1; round <= s.CloseRounds && !stop(); round++ {
+		gap := res.PrimalObjective - res.SDRBound
+		if sdr.Gap(res.PrimalObjective, res.SDRBound) <= closeTarget*s.Tol {
+			return
+		}
+		k := in.minimize(a, 1e-3*s.Tol*a.cnorm, s.CloseIter, stop)
+		res.Inner += k
+		a.update()
+		y, z := a.dual(in.v())
+		cert, _, err := cf.certify(y, z, s.CertifyTol, s.CertifyMaxIter, s.Seed+uint64(res.Iterations+round), stop)
+		if err != nil {
+			return
+		}
+		if cert.LowerBound > res.SDRBound {
+			res.SDRBound, res.EnergyBound, res.BestY, res.BestZ = cert.LowerBound, cert.EnergyBound, y, z
+		}
+		if s.Verbose != nil {
+			fmt.Fprintf(s.Verbose, "closing round %d: %d L-BFGS at sigma %.1e, bound %.9g (best %.9g)\n",
+				round, k, a.sigma, cert.EnergyBound, res.EnergyBound)
+		}
+		if res.PrimalObjective-res.SDRBound > (1-closeGain)*gap {
+			return
+		}
+		in.F = in.fn.Eval(in.X, in.G)
+	}
+}
+
+// The closing rounds run while the bound is more than closeTarget times
+// Tol below the primal objective (relative, sdr.Gap) and each closes at
+// least closeGain of that gap.
+const (
+	closeTarget = 0.25
+	closeGain   = 0.2
+)
