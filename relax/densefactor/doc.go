@@ -28,9 +28,9 @@
 // space (the curvature within each variable's rows, E3 multipliers
 // included, not the unary cost that the block sums cancel); then
 // lam += sigma h, mu = max(0, mu - sigma g). An outer iteration takes at
-// most InnerShort L-BFGS iterations while the multipliers lag (before
-// the certificates start, and after one that made the penalty grow),
-// InnerIter otherwise.
+// most InnerShort L-BFGS iterations while the multipliers lag (the
+// primal infeasibility above certifyFrom times the tolerance or above the
+// dual one), InnerIter otherwise.
 //
 // # Certificates and the penalty
 //
@@ -53,11 +53,11 @@
 // eigenvalues that cost the bound n+1 times themselves. Since L is
 // convex in X = V V^T, at its exact minimizer the updated multipliers'
 // slack is PSD on the face; so a run that ends with the primal side
-// within TolLoose and a bound more than Tol below its objective closes
+// within TolLoose and a bound more than Tol/4 below its objective closes
 // with up to CloseRounds longer inner solves (CloseIter L-BFGS
-// iterations) at the final multipliers, each followed by the update and
-// a certificate, while a round closes a fifth of the remaining gap
-// (closeDual).
+// iterations) at the final multipliers and a quarter of the penalty,
+// each followed by the update and a certificate, while a round closes a
+// fifth of the remaining gap (closeDual).
 //
 // # Rank
 //

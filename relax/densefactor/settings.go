@@ -19,9 +19,9 @@ type Settings struct {
 	Seed     uint64  // seed of the initial factor and of the eigensolver
 
 	// InnerIter caps the L-BFGS iterations of an outer iteration;
-	// InnerShort replaces it after a certified iteration whose primal
-	// infeasibility made the penalty grow, when the multipliers rather
-	// than the factor lag.
+	// InnerShort replaces it while the multipliers rather than the factor
+	// lag: after an iteration whose primal infeasibility is above 10 Tol
+	// or above the dual infeasibility.
 	InnerIter, InnerShort int
 
 	// The closing phase (docs/relaxation.md, "Factor ALM"): at most

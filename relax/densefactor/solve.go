@@ -175,7 +175,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			grow = min(grow, res.Rank, s.MaxRank-res.Rank)
 		}
 		iters = s.InnerIter
-		if res.PrimalInfeasibility > certifyFrom*s.Tol {
+		if res.PrimalInfeasibility > certifyFrom*s.Tol || err == nil && res.PrimalInfeasibility > dinf0 {
 			iters = s.InnerShort
 		}
 		switch {
@@ -463,22 +463,25 @@ func start(p *sdr.Problem, a *alm, s *Settings) *mat.Dense {
 
 // closeDual is the closing phase (docs/relaxation.md, "Factor ALM"): at
 // most CloseRounds rounds, each an inner solve of at most CloseIter
-// L-BFGS iterations at the last multipliers, their update and a
-// certificate, while the certified bound is more than closeTarget Tol
-// below the primal objective (sdr.Gap) and the last round closed at least
-// closeGain of that gap. A longer inner solve leaves a gradient, and so a slack
-// M = C + A*(y) - P*(z) with negative eigenvalues, smaller than the outer
-// iterations' (the ALM is convex in X = V V^T, so at its exact minimizer
-// the updated multipliers' slack is PSD on the face). Its bounds count
-// when better; the factor and the objectives stay the run's.
+// L-BFGS iterations (and as many as the run took) at the last
+// multipliers and a smaller penalty, their update and a certificate,
+// while the certified bound is more than closeTarget Tol below the primal
+// objective (relative, as sdr.Gap) and the last round closed at least
+// closeGain of that gap. A longer inner solve leaves a smaller gradient,
+// and so a slack M = C + A*(y) - P*(z) with smaller negative eigenvalues,
+// than the outer iterations' (the ALM is convex in X = V V^T, so at its
+// exact minimizer the updated multipliers' slack is PSD on the face). Its
+// bounds count when better; the factor and the objectives stay the run's.
 func closeDual(a *alm, in *inner, cf *certifier, res *Result, s *Settings, stop func() bool) {
-	in.F = in.fn.Eval(in.X, in.G)
+	a.sigma = max(a.sigma/closeSigma, s.SigmaMin)
+	iters := min(s.CloseIter, res.Inner)
 	for round := 1; round <= s.CloseRounds && !stop(); round++ {
 		gap := res.PrimalObjective - res.SDRBound
-		if sdr.Gap(res.PrimalObjective, res.SDRBound) <= closeTarget*s.Tol {
+		if gap <= closeTarget*s.Tol*(1+math.Abs(res.PrimalObjective)+math.Abs(res.SDRBound)) {
 			return
 		}
-		k := in.minimize(a, 1e-3*s.Tol*a.cnorm, s.CloseIter, stop)
+		in.F = in.fn.Eval(in.X, in.G) // at the updated multipliers
+		k := in.minimize(a, 1e-3*s.Tol*a.cnorm, iters, stop)
 		res.Inner += k
 		a.update()
 		y, z := a.dual(in.v())
@@ -496,14 +499,16 @@ func closeDual(a *alm, in *inner, cf *certifier, res *Result, s *Settings, stop 
 		if res.PrimalObjective-res.SDRBound > (1-closeGain)*gap {
 			return
 		}
-		in.F = in.fn.Eval(in.X, in.G)
 	}
 }
 
-// The closing rounds run while the bound is more than closeTarget times
-// Tol below the primal objective (relative, sdr.Gap) and each closes at
-// least closeGain of that gap.
+// The closing rounds run at the penalty divided by closeSigma (not below
+// SigmaMin), whose inner solves converge further in CloseIter iterations,
+// while the bound is more than closeTarget times Tol below the primal
+// objective (relative, as sdr.Gap) and each closes at least closeGain of
+// that gap.
 const (
+	closeSigma  = 4
 	closeTarget = 0.25
 	closeGain   = 0.2
 )
