@@ -100,7 +100,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		fmt.Fprintf(s.Verbose, "%5s %7s %6s %4s %8s %17s %17s %9s %9s %9s %8s\n",
 			"iter", "inner", "evals", "rank", "sigma", "objective", "bound", "gap", "pinf", "dinf", "time")
 	}
-	iters := s.InnerShort
+	iters, proven := s.InnerShort, false // proven: a probe ended the run
 	for k := 1; ; k++ {
 		res.Inner += in.minimize(a, innerTol*a.cnorm, iters, stop)
 		converged := in.GradNorm() <= innerTol*a.cnorm
@@ -150,7 +150,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		case s.Probe != nil && k%s.ProbeEvery == 0 && gap0 <= s.ProbeTol && res.PrimalInfeasibility <= s.ProbeTol:
 			res.Marginals = prob.Marginals(column0(v))
 			if s.Probe(res) {
-				res.Status = solver.Solved
+				res.Status, proven = solver.Solved, true
 			}
 		}
 		if res.Status == solver.Unsolved {
@@ -181,10 +181,8 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		switch {
 		case err == nil && res.PrimalInfeasibility > sigmaBalance*sigmaBalance*dinf0:
 			a.sigma = min(a.sigma*sigmaGrowth*sigmaGrowth, s.SigmaMax)
-			iters = s.InnerShort
 		case err == nil && res.PrimalInfeasibility > sigmaBalance*dinf0:
 			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
-			iters = s.InnerShort
 		case err == nil && res.PrimalInfeasibility <= s.Tol && dinf0 > sigmaBalance*res.PrimalInfeasibility:
 			a.sigma = max(a.sigma/sigmaGrowth, s.SigmaMin)
 		case err != nil && converged && viol > sigmaProgress*prevViol:
@@ -207,7 +205,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			in.F = in.fn.Eval(in.X, in.G)
 		}
 	}
-	if res.Status != solver.Interrupted && res.Status != solver.OutOfTime && res.PrimalInfeasibility <= s.TolLoose {
+	if !proven && res.Status != solver.Interrupted && res.Status != solver.OutOfTime && res.PrimalInfeasibility <= s.TolLoose {
 		closeDual(a, in, cf, res, &s, stop)
 	}
 	res.Marginals = prob.Marginals(column0(v))
