@@ -53,7 +53,8 @@
 // eigenvalues that cost the bound n+1 times themselves. Since L is
 // convex in X = V V^T, at its exact minimizer the updated multipliers'
 // slack is PSD on the face; so a run that ends with the primal side
-// within TolLoose and a bound more than Tol/4 below its objective closes
+// within TolLoose (or at the time limit, of which the outer iterations
+// leave it a fifth) and a bound more than Tol/4 below its objective closes
 // with up to CloseRounds longer inner solves (CloseIter L-BFGS
 // iterations) at the final multipliers and a quarter of the penalty,
 // each followed by the update and a certificate, while a round closes a

@@ -75,7 +75,15 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			ErrTooLarge, n, s.MaxOrder, 270*float64(n)*float64(n)/1e9)
 	}
 	t0 := time.Now()
-	stop := solver.Done(ctx)
+	// Under a deadline the outer iterations end closingReserve of the time
+	// before it (lctx), which is the closing rounds'.
+	lctx := ctx
+	if s.CloseRounds > 0 {
+		var lcancel context.CancelFunc
+		lctx, lcancel = solver.Share(ctx, 1-closingReserve)
+		defer lcancel()
+	}
+	stop := solver.Done(lctx)
 	n := prob.N()
 	if s.MaxRank == 0 {
 		s.MaxRank = n
@@ -154,7 +162,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			}
 		}
 		if res.Status == solver.Unsolved {
-			if res.Status = solver.StopStatus(ctx); res.Status == solver.Unsolved && k >= s.MaxIter {
+			if res.Status = solver.StopStatus(lctx); res.Status == solver.Unsolved && k >= s.MaxIter {
 				res.Status = solver.MaxIterations
 			}
 			if res.Status != solver.Unsolved && ok(s.TolLoose) {
@@ -205,8 +213,8 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			in.F = in.fn.Eval(in.X, in.G)
 		}
 	}
-	if !proven && res.Status != solver.Interrupted && res.Status != solver.OutOfTime && res.PrimalInfeasibility <= s.TolLoose {
-		closeDual(a, in, cf, res, &s, stop)
+	if ctx.Err() == nil && !proven && (res.PrimalInfeasibility <= s.TolLoose || res.Status == solver.OutOfTime) {
+		closeDual(a, in, cf, res, &s, solver.Done(ctx))
 	}
 	res.Marginals = prob.Marginals(column0(v))
 	res.Evaluations, res.Time = a.evals, time.Since(t0)
@@ -505,8 +513,12 @@ func closeDual(a *alm, in *inner, cf *certifier, res *Result, s *Settings, stop 
 // while the bound is more than closeTarget times Tol below the primal
 // objective (relative, as sdr.Gap) and each closes at least closeGain of
 // that gap.
+//
+// Under a time limit the outer iterations leave closingReserve of it to
+// the closing rounds.
 const (
-	closeSigma  = 4
-	closeTarget = 0.25
-	closeGain   = 0.2
+	closingReserve = 0.2
+	closeSigma     = 4
+	closeTarget    = 0.25
+	closeGain      = 0.2
 )
