@@ -214,6 +214,8 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		}
 	}
 	if ctx.Err() == nil && !proven && (res.PrimalInfeasibility <= s.TolLoose || res.Status == solver.OutOfTime) {
+		v = mat.DenseCopyOf(v) // the L-BFGS reuses the memory under in.v()
+		res.Factor = v
 		closeDual(a, in, cf, res, &s, solver.Done(ctx))
 	}
 	res.Marginals = prob.Marginals(column0(v))
