@@ -71,7 +71,7 @@ type Settings struct {
 // DefaultSettings returns the settings used by sdrmap.
 func DefaultSettings() Settings {
 	return Settings{
-		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 1000, InnerIter: 50, InnerShort: 10,
+		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 1000, InnerIter: 25, InnerShort: 10,
 		CloseIter: 50, CloseRounds: 3,
 		SigmaMin: 0.1, SigmaMax: 1e7, Memory: 10,
 		CertifyRank: 16, CertifyTol: 1e-6, CertifyMaxIter: 100,
