@@ -239,8 +239,9 @@ func (a *alm) update() (eq, neg float64) {
 }
 
 // hessDiag sets d to the diagonal of L's Hessian in V at v over the terms
-// active at the last evaluation: 2 M_kk + sigma sum_l [active kl] v_l[c]^2
-// (Gauss-Newton part of the penalties); scratch w is N x N.
+// active at the last evaluation: 2 (P M P)_kk (blockDiag) + sigma sum_l
+// [active kl] v_l[c]^2 (Gauss-Newton part of the penalties); scratch w is
+// N x N.
 func (a *alm) hessDiag(v, d *mat.Dense, w []float64) {
 	n, sig := a.n, a.sigma
 	a.byBands(func(b, r0, r1 int) {
@@ -270,12 +271,44 @@ func (a *alm) hessDiag(v, d *mat.Dense, w []float64) {
 	}
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: n, Cols: n, Stride: n, Data: w}, vvr, 0, d.RawMatrix())
 	dr := d.RawMatrix()
+	diag := a.blockDiag()
 	for k := range n {
 		row := dr.Data[k*dr.Stride : k*dr.Stride+dr.Cols]
 		for c := range row {
-			row[c] += 2 * a.m[k*n+k]
+			row[c] += 2 * diag[k]
 		}
 	}
+}
+
+// blockDiag returns the diagonal of P M P, P the projection onto the
+// tangent space of the affine set (project): per variable block B of m
+// rows, (P M P)_kk = M_kk - (2/m) sum_{l in B} M_kl + (1/m^2) sum_{l,l' in
+// B} M_ll'. It is the curvature of <M, V V^T> along row k within the
+// affine set; M_kk alone would count the unary cost, which the block sums
+// cancel, and miss the E3 multipliers.
+func (a *alm) blockDiag() []float64 {
+	n, p := a.n, a.prob
+	diag := make([]float64, n)
+	diag[0] = a.m[0]
+	rs := make([]float64, 0, n)
+	for i, mi := range p.Card {
+		o := p.Offset[i]
+		rs = rs[:0]
+		tot := 0.0
+		for u := range mi {
+			r := 0.0
+			for _, x := range a.m[(o+u)*n+o : (o+u)*n+o+mi] {
+				r += x
+			}
+			rs = append(rs, r)
+			tot += r
+		}
+		fm := float64(mi)
+		for u := range mi {
+			diag[o+u] = a.m[(o+u)*n+o+u] - 2*rs[u]/fm + tot/(fm*fm)
+		}
+	}
+	return diag
 }
 
 // precond sets d to the L-BFGS's diagonal preconditioner at v: the inverse

@@ -1,12 +1,14 @@
 package densefactor
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -327,7 +329,8 @@ func TestSettings(t *testing.T) {
 		"tol nan":  func(s *Settings) { s.Tol = math.NaN() },
 		"rank":     func(s *Settings) { s.Rank = -1 },
 		"max rank": func(s *Settings) { s.Rank, s.MaxRank = 4, 2 },
-		"sigma":    func(s *Settings) { s.Sigma0 = 0 },
+		"sigma":    func(s *Settings) { s.Sigma0 = -1 },
+		"close":    func(s *Settings) { s.CloseRounds = -1 },
 		"iter":     func(s *Settings) { s.MaxIter = 0 },
 		"memory":   func(s *Settings) { s.Memory = 0 },
 		"probe":    func(s *Settings) { s.Probe, s.ProbeEvery = func(*Result) bool { return false }, 0 },
@@ -421,5 +424,36 @@ func TestRankGrowth(t *testing.T) {
 	}
 	if res.Status != solver.Solved || res.Rank < 2 {
 		t.Fatalf("status %v at rank %d", res.Status, res.Rank)
+	}
+}
+
+// TestClosing: on runs that end with a loose bound the closing rounds run
+// and certify, and the result keeps the run's factor: its objective is
+// <C, F F^T> of the returned factor.
+func TestClosing(t *testing.T) {
+	closed := 0
+	for seed := uint64(1); seed <= 6; seed++ {
+		p := build(t, gen.Dense(20, 5, 1, 0, seed))
+		s := DefaultSettings()
+		s.Tol, s.TolLoose = 1e-3, 1e-3
+		var log bytes.Buffer
+		s.Verbose = &log
+		res, err := Solve(context.Background(), p, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(log.String(), "closing round") {
+			closed++
+		}
+		var x mat.SymDense
+		x.SymOuterK(1, res.Factor)
+		xs := sdr.NewSym(p)
+		xs.FromDense(&x)
+		if got := p.PrimalObjective(xs); math.Abs(got-res.PrimalObjective) > 1e-9*(1+math.Abs(got)) {
+			t.Fatalf("seed %d: objective %.12g, <C, F F^T> of the factor %.12g", seed, res.PrimalObjective, got)
+		}
+	}
+	if closed == 0 {
+		t.Fatal("no run closed")
 	}
 }

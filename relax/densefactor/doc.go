@@ -23,8 +23,14 @@
 // multipliers, without E0-E2) and L, and M V by Dgemm: 3 N^2 r flops, and
 // N x N matrices for C, the constraint kinds, the multipliers, X and M
 // (alm). The inner solve is L-BFGS (internal/lbfgs), preconditioned by
-// the inverse of L's Hessian diagonal at its start, for at most InnerIter
-// iterations; then lam += sigma h, mu = max(0, mu - sigma g).
+// the inverse of L's Hessian diagonal at its start, whose M part is the
+// diagonal of P M P, P the projection onto the affine set's tangent
+// space (the curvature within each variable's rows, E3 multipliers
+// included, not the unary cost that the block sums cancel); then
+// lam += sigma h, mu = max(0, mu - sigma g). An outer iteration takes at
+// most InnerShort L-BFGS iterations while the multipliers lag (the
+// primal infeasibility above certifyFrom times the tolerance or above the
+// dual one), InnerIter otherwise.
 //
 // # Certificates and the penalty
 //
@@ -36,10 +42,23 @@
 // Beyond it, Lanczos on the same dense matrix gives the smallest few
 // (certify.Partial). The protocol is measured at the shift of y that
 // balances gap and dinf (sdr.Problem.BestShift). With the exact dinf at
-// every iteration the penalty follows residual balancing: it grows while
-// the primal infeasibility is above 3 times the dual one and falls once
-// the primal side is within the tolerance and the dual one above 3 times
-// it.
+// every iteration the penalty follows residual balancing: it starts at
+// twice 1 + ||C||_F of the scaled costs (Sigma0 = 0), grows while the
+// primal infeasibility is above 3 times the dual one and falls once the
+// primal side is within the tolerance and the dual one above 3 times it.
+//
+// # Closing
+//
+// The multipliers of a short inner solve leave the slack negative
+// eigenvalues that cost the bound n+1 times themselves. Since L is
+// convex in X = V V^T, at its exact minimizer the updated multipliers'
+// slack is PSD on the face; so a run that ends with the primal side
+// within TolLoose (or at the time limit, of which the outer iterations
+// leave it a fifth) and a bound more than Tol/4 below its objective closes
+// with up to CloseRounds longer inner solves (CloseIter L-BFGS
+// iterations) at the final multipliers and a quarter of the penalty,
+// each followed by the update and a certificate, while a round closes a
+// fifth of the remaining gap (closeDual).
 //
 // # Rank
 //
@@ -56,10 +75,11 @@
 // matrices, so it is for dense models only (sparse ones: relax/factor).
 // Binary variables are not kept on their sphere as relax/factor keeps
 // them. The ALM needs on the order of a thousand passes to the 1e-3
-// protocol on the object-detection models, which at N = 5,000 and rank a
-// few hundred is hours on two cores; and where it meets the protocol its
-// certified bound is looser than the dense SDPAD's, since the protocol's
-// dinf, relative to 1 + ||C||_F, leaves negative eigenvalues that cost
-// the bound n+1 times themselves (bench/results/2026-11-27/NOTES.md, "Dense
-// models: the dense factor ALM").
+// protocol on the object-detection models (its outer iterations converge
+// linearly and slowly there, whatever the inner iterations, the memory
+// or the initial penalty), which at N = 5,000 and rank a few hundred is
+// hours on two cores; and on them even the closing leaves the bound
+// looser than the dense SDPAD's (bench/results/2026-11-27/NOTES.md,
+// "Dense models: the dense factor ALM"; bench/results/2026-11-27b/
+// NOTES-densefactor.md).
 package densefactor

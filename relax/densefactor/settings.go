@@ -13,18 +13,29 @@ import (
 
 // Settings controls Solve. Start from DefaultSettings.
 type Settings struct {
-	Tol       float64 // stop when the gap and both infeasibilities of the protocol (docs/relaxation.md, "Protocol") are at most Tol
-	TolLoose  float64 // at MaxIter or a limit, status SolvedInaccurate when they are at most TolLoose
-	MaxIter   int     // outer iterations (multiplier updates)
-	InnerIter int     // L-BFGS iterations per outer iteration, at most
-	Seed      uint64  // seed of the initial factor and of the eigensolver
+	Tol      float64 // stop when the gap and both infeasibilities of the protocol (docs/relaxation.md, "Protocol") are at most Tol
+	TolLoose float64 // at MaxIter or a limit, status SolvedInaccurate when they are at most TolLoose
+	MaxIter  int     // outer iterations (multiplier updates)
+	Seed     uint64  // seed of the initial factor and of the eigensolver
+
+	// InnerIter caps the L-BFGS iterations of an outer iteration;
+	// InnerShort replaces it while the multipliers rather than the factor
+	// lag: after an iteration whose primal infeasibility is above 10 Tol
+	// or above the dual infeasibility.
+	InnerIter, InnerShort int
+
+	// The closing phase (docs/relaxation.md, "Factor ALM"): at most
+	// CloseRounds inner solves of at most CloseIter L-BFGS iterations at
+	// the final multipliers, each followed by their update and a
+	// certificate, while the bound is loose (0 rounds: none).
+	CloseIter, CloseRounds int
 
 	// Rank is the initial number of columns of V (0: chosen by the order
 	// N, InitialRank); it grows by the certificate's directions of
 	// negative curvature, up to MaxRank (0: N).
 	Rank, MaxRank int
 
-	Sigma0   float64 // initial penalty, on costs scaled to a largest entry of 1
+	Sigma0   float64 // initial penalty, on costs scaled to a largest entry of 1 (0: by the costs' norm, see Solve)
 	SigmaMin float64 // smallest penalty
 	SigmaMax float64 // largest penalty
 	Memory   int     // L-BFGS pairs
@@ -60,8 +71,9 @@ type Settings struct {
 // DefaultSettings returns the settings used by sdrmap.
 func DefaultSettings() Settings {
 	return Settings{
-		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 1000, InnerIter: 25,
-		Sigma0: 10, SigmaMin: 0.1, SigmaMax: 1e7, Memory: 10,
+		Tol: 1e-4, TolLoose: 1e-3, MaxIter: 1000, InnerIter: 25, InnerShort: 10,
+		CloseIter: 50, CloseRounds: 3,
+		SigmaMin: 0.1, SigmaMax: 1e7, Memory: 10,
 		CertifyRank: 16, CertifyTol: 1e-6, CertifyMaxIter: 100,
 		ProbeEvery: 1, ProbeTol: 0.1, MaxOrder: DefaultMaxOrder,
 	}
@@ -75,12 +87,14 @@ func (s *Settings) check() error {
 	switch {
 	case !(s.Tol > 0) || !(s.TolLoose >= s.Tol):
 		return fmt.Errorf("densefactor: tolerances must satisfy 0 < Tol <= TolLoose (got %g, %g)", s.Tol, s.TolLoose)
-	case s.MaxIter < 1 || s.InnerIter < 1:
-		return fmt.Errorf("densefactor: MaxIter and InnerIter must be positive (got %d, %d)", s.MaxIter, s.InnerIter)
+	case s.MaxIter < 1 || s.InnerIter < 1 || s.InnerShort < 1:
+		return fmt.Errorf("densefactor: MaxIter, InnerIter and InnerShort must be positive (got %d, %d, %d)", s.MaxIter, s.InnerIter, s.InnerShort)
+	case s.CloseIter < 0 || s.CloseRounds < 0:
+		return fmt.Errorf("densefactor: CloseIter and CloseRounds must be nonnegative (got %d, %d)", s.CloseIter, s.CloseRounds)
 	case s.Rank < 0 || s.MaxRank < 0 || s.MaxRank > 0 && s.Rank > s.MaxRank:
 		return fmt.Errorf("densefactor: ranks must satisfy 0 <= Rank <= MaxRank (got %d, %d)", s.Rank, s.MaxRank)
-	case !(s.SigmaMin > 0) || !(s.Sigma0 >= s.SigmaMin) || !(s.SigmaMax >= s.Sigma0) || math.IsInf(s.SigmaMax, 0):
-		return fmt.Errorf("densefactor: penalties must satisfy 0 < SigmaMin <= Sigma0 <= SigmaMax < Inf (got %g, %g, %g)", s.SigmaMin, s.Sigma0, s.SigmaMax)
+	case !(s.SigmaMin > 0) || !(s.Sigma0 == 0 || s.Sigma0 >= s.SigmaMin) || !(s.SigmaMax >= max(s.Sigma0, s.SigmaMin)) || math.IsInf(s.SigmaMax, 0):
+		return fmt.Errorf("densefactor: penalties must satisfy 0 < SigmaMin <= Sigma0 <= SigmaMax < Inf, or Sigma0 = 0 (got %g, %g, %g)", s.SigmaMin, s.Sigma0, s.SigmaMax)
 	case s.Memory < 1 || s.CertifyRank < 1 || s.CertifyMaxIter < 1 || !(s.CertifyTol > 0):
 		return fmt.Errorf("densefactor: Memory, CertifyRank, CertifyMaxIter and CertifyTol must be positive")
 	case s.Probe != nil && s.ProbeEvery < 1:

@@ -27,7 +27,13 @@ import (
 // solve reduced the largest violation by less than sigmaProgress (as
 // relax/factor's). The fall waits for the primal side: while the rank is
 // too low, dinf stays large whatever sigma.
+//
+// With Sigma0 = 0 the penalty starts at sigmaPerNorm (1 + ||C||_F) on the
+// scaled costs (within [SigmaMin, SigmaMax]): the balanced penalty grows
+// with the costs' norm, and starting near it saves the outer iterations
+// of its growth.
 const (
+	sigmaPerNorm  = 2
 	sigmaGrowth   = 2
 	sigmaProgress = 0.25
 	sigmaBalance  = 3
@@ -72,7 +78,15 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			ErrTooLarge, n, s.MaxOrder, 270*float64(n)*float64(n)/1e9)
 	}
 	t0 := time.Now()
-	stop := solver.Done(ctx)
+	// Under a deadline the outer iterations end closingReserve of the time
+	// before it (lctx), which is the closing rounds'.
+	lctx := ctx
+	if s.CloseRounds > 0 {
+		var lcancel context.CancelFunc
+		lctx, lcancel = solver.Share(ctx, 1-closingReserve)
+		defer lcancel()
+	}
+	stop := solver.Done(lctx)
 	n := prob.N()
 	if s.MaxRank == 0 {
 		s.MaxRank = n
@@ -81,6 +95,9 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		s.Rank = min(InitialRank(n), s.MaxRank)
 	}
 	a := newALM(prob, s.Sigma0)
+	if s.Sigma0 == 0 {
+		a.sigma = min(max(sigmaPerNorm*a.cnorm, s.SigmaMin), s.SigmaMax)
+	}
 	v := start(prob, a, &s)
 	in := newInner(a, v, s.Memory)
 	cf := newCertifier(prob, s.CertifyRank)
@@ -94,8 +111,9 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		fmt.Fprintf(s.Verbose, "%5s %7s %6s %4s %8s %17s %17s %9s %9s %9s %8s\n",
 			"iter", "inner", "evals", "rank", "sigma", "objective", "bound", "gap", "pinf", "dinf", "time")
 	}
+	iters, proven := s.InnerShort, false // proven: a probe ended the run
 	for k := 1; ; k++ {
-		res.Inner += in.minimize(a, innerTol*a.cnorm, s.InnerIter, stop)
+		res.Inner += in.minimize(a, innerTol*a.cnorm, iters, stop)
 		converged := in.GradNorm() <= innerTol*a.cnorm
 		eq, neg := a.update()
 		viol := max(eq, neg)
@@ -143,11 +161,11 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		case s.Probe != nil && k%s.ProbeEvery == 0 && gap0 <= s.ProbeTol && res.PrimalInfeasibility <= s.ProbeTol:
 			res.Marginals = prob.Marginals(column0(v))
 			if s.Probe(res) {
-				res.Status = solver.Solved
+				res.Status, proven = solver.Solved, true
 			}
 		}
 		if res.Status == solver.Unsolved {
-			if res.Status = solver.StopStatus(ctx); res.Status == solver.Unsolved && k >= s.MaxIter {
+			if res.Status = solver.StopStatus(lctx); res.Status == solver.Unsolved && k >= s.MaxIter {
 				res.Status = solver.MaxIterations
 			}
 			if res.Status != solver.Unsolved && ok(s.TolLoose) {
@@ -166,6 +184,10 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 				}
 			}
 			grow = min(grow, res.Rank, s.MaxRank-res.Rank)
+		}
+		iters = s.InnerIter
+		if res.PrimalInfeasibility > certifyFrom*s.Tol || err == nil && res.PrimalInfeasibility > dinf0 {
+			iters = s.InnerShort
 		}
 		switch {
 		case err == nil && res.PrimalInfeasibility > sigmaBalance*sigmaBalance*dinf0:
@@ -193,6 +215,11 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		} else {
 			in.F = in.fn.Eval(in.X, in.G)
 		}
+	}
+	if ctx.Err() == nil && !proven && (res.PrimalInfeasibility <= s.TolLoose || res.Status == solver.OutOfTime) {
+		v = mat.DenseCopyOf(v) // the L-BFGS reuses the memory under in.v()
+		res.Factor = v
+		closeDual(a, in, cf, res, &s, solver.Done(ctx))
 	}
 	res.Marginals = prob.Marginals(column0(v))
 	res.Evaluations, res.Time = a.evals, time.Since(t0)
@@ -440,3 +467,59 @@ func start(p *sdr.Problem, a *alm, s *Settings) *mat.Dense {
 	onAffine(p, v)
 	return v
 }
+
+// closeDual is the closing phase (docs/relaxation.md, "Factor ALM"): at
+// most CloseRounds rounds, each an inner solve of at most CloseIter
+// L-BFGS iterations (and as many as the run took) at the last
+// multipliers and a smaller penalty, their update and a certificate,
+// while the certified bound is more than closeTarget Tol below the primal
+// objective (relative, as sdr.Gap) and the last round closed at least
+// closeGain of that gap. A longer inner solve leaves a smaller gradient,
+// and so a slack M = C + A*(y) - P*(z) with smaller negative eigenvalues,
+// than the outer iterations' (the ALM is convex in X = V V^T, so at its
+// exact minimizer the updated multipliers' slack is PSD on the face). Its
+// bounds count when better; the factor and the objectives stay the run's.
+func closeDual(a *alm, in *inner, cf *certifier, res *Result, s *Settings, stop func() bool) {
+	a.sigma = max(a.sigma/closeSigma, s.SigmaMin)
+	iters := min(s.CloseIter, res.Inner)
+	for round := 1; round <= s.CloseRounds && !stop(); round++ {
+		gap := res.PrimalObjective - res.SDRBound
+		if gap <= closeTarget*s.Tol*(1+math.Abs(res.PrimalObjective)+math.Abs(res.SDRBound)) {
+			return
+		}
+		in.F = in.fn.Eval(in.X, in.G) // at the updated multipliers
+		k := in.minimize(a, 1e-3*s.Tol*a.cnorm, iters, stop)
+		res.Inner += k
+		a.update()
+		y, z := a.dual(in.v())
+		cert, _, err := cf.certify(y, z, s.CertifyTol, s.CertifyMaxIter, s.Seed+uint64(res.Iterations+round), stop)
+		if err != nil {
+			return
+		}
+		if cert.LowerBound > res.SDRBound {
+			res.SDRBound, res.EnergyBound, res.BestY, res.BestZ = cert.LowerBound, cert.EnergyBound, y, z
+		}
+		if s.Verbose != nil {
+			fmt.Fprintf(s.Verbose, "closing round %d: %d L-BFGS at sigma %.1e, bound %.9g (best %.9g)\n",
+				round, k, a.sigma, cert.EnergyBound, res.EnergyBound)
+		}
+		if res.PrimalObjective-res.SDRBound > (1-closeGain)*gap {
+			return
+		}
+	}
+}
+
+// The closing rounds run at the penalty divided by closeSigma (not below
+// SigmaMin), whose inner solves converge further in CloseIter iterations,
+// while the bound is more than closeTarget times Tol below the primal
+// objective (relative, as sdr.Gap) and each closes at least closeGain of
+// that gap.
+//
+// Under a time limit the outer iterations leave closingReserve of it to
+// the closing rounds.
+const (
+	closingReserve = 0.2
+	closeSigma     = 4
+	closeTarget    = 0.25
+	closeGain      = 0.2
+)
