@@ -6,11 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/sdrmap/sdrmap/eigen"
-	"github.com/sdrmap/sdrmap/gen"
-	"github.com/sdrmap/sdrmap/sdr"
 )
 
 // BenchmarkCertifyLarge times one certificate at N = 5,001 (complete
@@ -19,20 +15,7 @@ import (
 // the compressed slack (dense), with the solver's settings; dinf is the
 // certificate's dual infeasibility on the face.
 func BenchmarkCertifyLarge(b *testing.B) {
-	pw, err := gen.Dense(500, 10, 1, 0, 1).Pairwise(nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	prob, err := sdr.Build(pw)
-	if err != nil {
-		b.Fatal(err)
-	}
-	a := newALM(prob, 10)
-	s := Settings{Rank: InitialRank(prob.N()), Seed: 1}
-	v := start(prob, a, &s)
-	a.eval(v, mat.NewDense(prob.N(), s.Rank, nil))
-	a.update()
-	y, z := a.dual(v)
+	prob, y, z := certifyInput(b, 500)
 	ds := DefaultSettings()
 	b.Run("lanczos", func(b *testing.B) {
 		for range b.N {

@@ -50,20 +50,7 @@ func BenchmarkEval(b *testing.B) {
 func BenchmarkCertify(b *testing.B) {
 	for _, n := range []int{60, 100, 200} {
 		b.Run(fmt.Sprintf("N=%d", 10*n+1), func(b *testing.B) {
-			pw, err := gen.Dense(n, 10, 1, 0, 1).Pairwise(nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			prob, err := sdr.Build(pw)
-			if err != nil {
-				b.Fatal(err)
-			}
-			a := newALM(prob, 10)
-			s := Settings{Rank: InitialRank(prob.N()), Seed: 1}
-			v := start(prob, a, &s)
-			a.eval(v, mat.NewDense(prob.N(), s.Rank, nil))
-			a.update()
-			y, z := a.dual(v)
+			prob, y, z := certifyInput(b, n)
 			cf := newCertifier(prob, 16)
 			c0 := cpuTime()
 			b.ResetTimer()
@@ -75,6 +62,27 @@ func BenchmarkCertify(b *testing.B) {
 			b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
+}
+
+// certifyInput returns the SDR of a complete graph of vars variables and
+// 10 labels and the dual point of the dense factor ALM after one inner
+// solve at its initial rank.
+func certifyInput(b *testing.B, vars int) (*sdr.Problem, []float64, []float64) {
+	pw, err := gen.Dense(vars, 10, 1, 0, 1).Pairwise(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	prob, err := sdr.Build(pw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := newALM(prob, 10)
+	s := Settings{Rank: InitialRank(prob.N()), Seed: 1}
+	v := start(prob, a, &s)
+	a.eval(v, mat.NewDense(prob.N(), s.Rank, nil))
+	a.update()
+	y, z := a.dual(v)
+	return prob, y, z
 }
 
 // cpuTime is the CPU time (user and system) of the process so far.

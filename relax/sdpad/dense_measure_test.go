@@ -11,9 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/blas/blas64"
 
-	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/internal/parblas"
-	"github.com/sdrmap/sdrmap/sdr"
 )
 
 // TestMeasureDense counts the iterations of Solve to the protocol on the
@@ -36,18 +34,7 @@ func TestMeasureDense(t *testing.T) {
 		}
 	}
 	for _, file := range strings.Split(files, ",") {
-		m, err := uai.ReadModelFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pw, err := m.Pairwise(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := sdr.Build(pw)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := fileProblem(t, file)
 		s := DefaultSettings()
 		s.Tol, s.TolLoose = tol, max(s.TolLoose, tol)
 		set := os.Getenv("SDPAD_DENSE_SET")
@@ -97,18 +84,7 @@ func BenchmarkDenseIterations(b *testing.B) {
 	if file == "" {
 		b.Skip("set SDPAD_BENCH_MODEL to a UAI file")
 	}
-	m, err := uai.ReadModelFile(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	pw, err := m.Pairwise(nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := sdr.Build(pw)
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := fileProblem(b, file)
 	prev := blas64.Implementation()
 	blas64.Use(parblas.Implementation{})
 	defer blas64.Use(prev)

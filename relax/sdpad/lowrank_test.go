@@ -10,7 +10,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/sdr"
 	"github.com/sdrmap/sdrmap/solver"
 )
@@ -32,15 +31,7 @@ func TestLRMatchesDense(t *testing.T) {
 	probs := map[string]*sdr.Problem{
 		"remark": build(t, remark()), "grid3x4": build(t, gridPW(r, 3, 4)), "grid5x3": build(t, gridPW(r, 5, 3)),
 	}
-	m, err := uai.ReadModelFile("../../testdata/uai2008_pdb1akg.uai.xz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pw, err := m.Pairwise(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	probs["pdb1akg"] = build(t, pw)
+	probs["pdb1akg"] = build(t, filePairwise(t, "../../testdata/uai2008_pdb1akg.uai.xz"))
 	for name, p := range probs {
 		s := tight(1e-6)
 		d := solve(t, p, s)

@@ -2,9 +2,12 @@ package sdpad
 
 import (
 	"math/rand/v2"
+	"testing"
 
+	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/sdr"
 )
 
 // remark is the example of the paper's remark in section 2.1 (docs/relaxation.md, Small cases) in
@@ -27,6 +30,30 @@ func gridPW(r *rand.Rand, side, labels int) *model.Pairwise {
 	p, err := gridModel(r, side, labels).Pairwise(nil)
 	if err != nil {
 		panic(err)
+	}
+	return p
+}
+
+// filePairwise reads the UAI file at path as a pairwise model.
+func filePairwise(tb testing.TB, path string) *model.Pairwise {
+	tb.Helper()
+	m, err := uai.ReadModelFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pw, err := m.Pairwise(nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return pw
+}
+
+// fileProblem returns the SDR of the UAI file at path.
+func fileProblem(tb testing.TB, path string) *sdr.Problem {
+	tb.Helper()
+	p, err := sdr.Build(filePairwise(tb, path))
+	if err != nil {
+		tb.Fatal(err)
 	}
 	return p
 }

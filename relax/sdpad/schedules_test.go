@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
 	"github.com/sdrmap/sdrmap/internal/refdata"
@@ -46,15 +45,7 @@ func TestMeasureSchedules(t *testing.T) {
 		add("orient30", pw)
 	}
 	if dir := refdata.Dir(); dir != "" {
-		m, err := uai.ReadModelFile(filepath.Join(dir, "uai", "protein_sidechain", "uai2008_pdb1akg.uai.xz"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pw, err := m.Pairwise(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		add("pdb1akg", pw)
+		add("pdb1akg", filePairwise(t, filepath.Join(dir, "uai", "protein_sidechain", "uai2008_pdb1akg.uai.xz")))
 	}
 	r := rand.New(rand.NewPCG(5, 5))
 	for named := len(probs); len(probs) < named+40; {
@@ -150,18 +141,7 @@ func TestMeasureSchedulesShared(t *testing.T) {
 		"protein_sidechain/uai2008_pdb1akg.uai.xz", "higher_order/uai2014mar_CSP_11.uai.xz",
 		"image_alignment/uai2014_ImageAlignment_12.uai.xz",
 	} {
-		m, err := uai.ReadModelFile(filepath.Join(dir, "uai", file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pw, err := m.Pairwise(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := sdr.Build(pw)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := fileProblem(t, filepath.Join(dir, "uai", file))
 		for _, c := range []struct {
 			name string
 			f    func(*Settings)
