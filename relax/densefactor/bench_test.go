@@ -22,25 +22,16 @@ import (
 func BenchmarkEval(b *testing.B) {
 	for _, n := range []int{60, 100, 200, 500} {
 		b.Run(fmt.Sprintf("N=%d", 10*n+1), func(b *testing.B) {
-			pw, err := gen.Dense(n, 10, 1, 0, 1).Pairwise(nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			prob, err := sdr.Build(pw)
-			if err != nil {
-				b.Fatal(err)
-			}
-			a := newALM(prob, 10)
-			s := Settings{Rank: InitialRank(prob.N()), Seed: 1}
-			v := start(prob, a, &s)
-			g := mat.NewDense(prob.N(), s.Rank, nil)
+			prob, a, v := denseStart(b, n)
+			rank := v.RawMatrix().Cols
+			g := mat.NewDense(prob.N(), rank, nil)
 			c0 := cpuTime()
 			b.ResetTimer()
 			for range b.N {
 				a.eval(v, g)
 			}
 			b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
-			b.ReportMetric(float64(s.Rank), "rank")
+			b.ReportMetric(float64(rank), "rank")
 		})
 	}
 }
@@ -64,10 +55,9 @@ func BenchmarkCertify(b *testing.B) {
 	}
 }
 
-// certifyInput returns the SDR of a complete graph of vars variables and
-// 10 labels and the dual point of the dense factor ALM after one inner
-// solve at its initial rank.
-func certifyInput(b *testing.B, vars int) (*sdr.Problem, []float64, []float64) {
+// denseStart returns the SDR of a complete graph of vars variables and 10
+// labels, the dense factor ALM on it and its initial factor.
+func denseStart(b *testing.B, vars int) (*sdr.Problem, *alm, *mat.Dense) {
 	pw, err := gen.Dense(vars, 10, 1, 0, 1).Pairwise(nil)
 	if err != nil {
 		b.Fatal(err)
@@ -78,8 +68,14 @@ func certifyInput(b *testing.B, vars int) (*sdr.Problem, []float64, []float64) {
 	}
 	a := newALM(prob, 10)
 	s := Settings{Rank: InitialRank(prob.N()), Seed: 1}
-	v := start(prob, a, &s)
-	a.eval(v, mat.NewDense(prob.N(), s.Rank, nil))
+	return prob, a, start(prob, a, &s)
+}
+
+// certifyInput returns denseStart's problem and the dual point of the
+// ALM after one evaluation and multiplier update.
+func certifyInput(b *testing.B, vars int) (*sdr.Problem, []float64, []float64) {
+	prob, a, v := denseStart(b, vars)
+	a.eval(v, mat.NewDense(prob.N(), v.RawMatrix().Cols, nil))
 	a.update()
 	y, z := a.dual(v)
 	return prob, y, z
