@@ -187,8 +187,8 @@ func (st *state) resume(met *Result, status solver.Status) *Result {
 	}
 	met.SDRBound, met.EnergyBound, met.BestY, met.BestZ = last.SDRBound, last.EnergyBound, last.BestY, last.BestZ
 	met.Iterations, met.Time, met.Restarts = last.Iterations, last.Time, last.Restarts
-	if s := st.s; s.Verbose != nil {
-		fmt.Fprintf(s.Verbose, "returned: the iterate at which the protocol last held (objective %.10g, gap %.2e, pinf %.2e)\n", met.PrimalObjective, met.Gap, met.PrimalInfeasibility)
+	if w := st.s.Verbose; w != nil {
+		fmt.Fprintf(w, "returned: the iterate at which the protocol last held (objective %.10g, gap %.2e, pinf %.2e)\n", met.PrimalObjective, met.Gap, met.PrimalInfeasibility)
 	}
 	return met
 }
