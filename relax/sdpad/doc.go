@@ -183,8 +183,9 @@
 // the full decomposition (Dorgtr, Dsteqr), whose implicit QL sweeps cost
 // more even at N/2 vectors. The tridiagonal reduction dominates, whose
 // Dsymv and Dsyr2k gonum writes as plain loops; the sdrmap command installs
-// internal/parblas as gonum's BLAS, which computes them with gonum's
-// assembly kernels and over the cores. Built with the tag openblas (cgo,
+// internal/parblas as gonum's BLAS, which computes them on the AVX2/FMA
+// kernels of internal/kernel (gonum's assembly Dot and Axpy on other
+// CPUs) and over the cores. Built with the tag openblas (cgo,
 // Debian's libopenblas-dev), the projection is LAPACK's instead, on one
 // thread: dsytrd and dstedc (divide and conquer) give all eigenvalues,
 // dormtr back-transforms the eigenvectors of the sign with fewer eigenvalues
