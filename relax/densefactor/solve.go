@@ -330,7 +330,7 @@ func (cf *certifier) certify(y, z []float64, tol float64, iters int, seed uint64
 	cf.s.AddTo(cf.full, 1)
 	cf.face.Compress(cf.comp, cf.full)
 	if cf.proj != nil {
-		if !cf.deadline.IsZero() && time.Until(cf.deadline) < cf.took {
+		if !cf.fits() {
 			return sdr.Certificate{}, nil, errNotCertified
 		}
 		t0 := time.Now()
@@ -360,6 +360,12 @@ func (cf *certifier) certify(y, z []float64, tol float64, iters int, seed uint64
 		vals[j] = mat.Dot(vecs.ColView(j), sv.ColView(j)) / mat.Dot(vecs.ColView(j), vecs.ColView(j))
 	}
 	return c, vals, nil
+}
+
+// fits reports whether a dense certificate started now would end before
+// the deadline, by the last one's duration.
+func (cf *certifier) fits() bool {
+	return cf.proj == nil || cf.deadline.IsZero() || time.Until(cf.deadline) >= cf.took
 }
 
 // vectors returns the k smallest eigenvectors of the last certificate's
@@ -507,7 +513,7 @@ func start(p *sdr.Problem, a *alm, s *Settings) *mat.Dense {
 func closeDual(a *alm, in *inner, cf *certifier, res *Result, s *Settings, stop func() bool) {
 	a.sigma = max(a.sigma/closeSigma, s.SigmaMin)
 	iters := min(s.CloseIter, res.Inner)
-	for round := 1; round <= s.CloseRounds && !stop(); round++ {
+	for round := 1; round <= s.CloseRounds && !stop() && cf.fits(); round++ {
 		gap := res.PrimalObjective - res.SDRBound
 		if gap <= closeTarget*s.Tol*(1+math.Abs(res.PrimalObjective)+math.Abs(res.SDRBound)) {
 			return
