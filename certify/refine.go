@@ -40,25 +40,29 @@ import (
 // dual objective. It returns the best certified point among at most
 // rounds+1 (y, z and a bound of -Inf when not even the start was
 // certified); ctx's end stops it, and an eigensolve it cuts short gives no
-// bound (-Inf, as Partial).
+// bound (-Inf, as Partial). It also stops when the rounds stop paying
+// (stalled): after round r >= stallRounds, when the best bound gained at
+// most stallShare of its gain since the start in the last stallRounds
+// rounds. The rule counts rounds, never time, so that a dual point gives
+// the same bound on any load.
 //
 // It replaces per-variable shifts of y (Shift) that covered each negative
 // eigenpair by Cauchy-Schwarz and stalled after a few rounds: at the same
 // rounds it ends closer to the SDR value on the grids' and the dense
 // models' dual points (bench/results/2026-11-25/NOTES.md, "Bundle
 // refinement").
-func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, s Settings) ([]float64, []float64, sdr.Certificate, error) {
+func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, s Settings) (Refined, error) {
 	if err := s.check(); err != nil {
-		return nil, nil, sdr.Certificate{}, err
+		return Refined{}, err
 	}
 	if len(y) != prob.Y.Len || len(z) != prob.NumZ {
-		return nil, nil, sdr.Certificate{}, fmt.Errorf("certify: dual point of %d and %d values, want %d and %d", len(y), len(z), prob.Y.Len, prob.NumZ)
+		return Refined{}, fmt.Errorf("certify: dual point of %d and %d values, want %d and %d", len(y), len(z), prob.Y.Len, prob.NumZ)
 	}
 	r := newRefiner(ctx, prob, y, z, s)
 	center := append(slices.Clone(y), z...)
 	fc, planes, err := r.eval(center)
 	if err != nil || len(planes) == 0 {
-		return r.bestY, r.bestZ, r.best, err
+		return r.result(), err
 	}
 	// The first step: the model's gain about what lambda_min costs now.
 	t := math.Abs(fc - prob.DualObjective(y))
@@ -77,7 +81,7 @@ func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, 
 		}
 		f, add, err := r.eval(next)
 		if err != nil || add == nil {
-			return r.bestY, r.bestZ, r.best, err
+			return r.result(), err
 		}
 		// Keep the aggregate plane, which keeps what the dropped ones
 		// taught, the planes the step used most (at most maxPlanes), and
@@ -106,8 +110,50 @@ func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, 
 		case gain < 0:
 			t /= 2
 		}
+		if r.stalled() {
+			out := r.result()
+			out.Stalled = true
+			return out, nil
+		}
 	}
-	return r.bestY, r.bestZ, r.best, nil
+	return r.result(), nil
+}
+
+// Refined is what Refine found: the best certified dual point, its
+// certificate, and the best certified lower bound after each round
+// (Bounds[0] at the start; empty when the start was not evaluated).
+type Refined struct {
+	Y, Z        []float64
+	Certificate sdr.Certificate
+	Bounds      []float64
+	Stalled     bool // stopped because the rounds stopped paying (Refine)
+}
+
+// Rounds returns the number of rounds Refine made.
+func (r Refined) Rounds() int { return max(0, len(r.Bounds)-1) }
+
+// stallRounds and stallShare: Refine stops when the best bound gained at
+// most stallShare of its gain since the start in the last stallRounds
+// rounds. On dense models the bound's gains shrink slowly round after
+// round while each round costs a dense eigendecomposition and a step over
+// every edge entry (bench/results/2026-11-27c/NOTES-refine.md).
+const (
+	stallRounds = 20
+	stallShare  = 0.05
+)
+
+// stalled reports the stall rule (Refine) on the bounds so far.
+func (r *refiner) stalled() bool {
+	b := r.bounds
+	k := len(b) - 1
+	if k < stallRounds || math.IsInf(b[0], -1) {
+		return false
+	}
+	return b[k]-b[k-stallRounds] <= stallShare*(b[k]-b[0])
+}
+
+func (r *refiner) result() Refined {
+	return Refined{Y: r.bestY, Z: r.bestZ, Certificate: r.best, Bounds: r.bounds}
 }
 
 // maxPlanes times Rank planes at most are kept from one step to the next
@@ -135,6 +181,8 @@ type refiner struct {
 	bestY []float64
 	bestZ []float64
 	best  sdr.Certificate
+	// bounds: best.LowerBound after each evaluation.
+	bounds []float64
 
 	// The dense eigensolve (refineDense), when taken: the slack (N) and
 	// its compression to the face, and the solver.
@@ -195,6 +243,7 @@ func (r *refiner) eval(x []float64) (float64, []plane, error) {
 	if c.LowerBound > r.best.LowerBound {
 		r.bestY, r.bestZ, r.best = sy, slices.Clone(z), c
 	}
+	r.bounds = append(r.bounds, r.best.LowerBound)
 	planes := make([]plane, 0, len(res.Values))
 	for j, l := range res.Values {
 		r.op.Face.Lift(r.lift, res.Vectors.Slice(0, r.op.Dim(), j, j+1).(*mat.Dense))

@@ -317,17 +317,21 @@ func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, rel
 		}
 	}
 	t0 := time.Now()
-	y, z, c, err := certify.Refine(rctx, prob, res.BestY, res.BestZ, rounds, certify.DefaultSettings())
+	ref, err := certify.Refine(rctx, prob, res.BestY, res.BestZ, rounds, certify.DefaultSettings())
 	if err != nil {
 		return math.Inf(-1)
 	}
-	bound, how := c.EnergyBound, "an iterative eigensolver"
+	bound, how := ref.Certificate.EnergyBound, "an iterative eigensolver"
 	if res.X != nil && bound > res.EnergyBound {
-		bound, how = denseBound(ctx, prob, y, z), "dense eigenvalues"
+		bound, how = denseBound(ctx, prob, ref.Y, ref.Z), "dense eigenvalues"
 	}
 	if log != nil {
-		fmt.Fprintf(log, "best dual iterate refined: bound %.9g by %s (iterates: %.9g), %v\n",
-			bound, how, res.EnergyBound, time.Since(t0).Round(time.Millisecond))
+		why := ""
+		if ref.Stalled {
+			why = ", stalled"
+		}
+		fmt.Fprintf(log, "best dual iterate refined: bound %.9g by %s (iterates: %.9g), %d of %d rounds%s, %v\n",
+			bound, how, res.EnergyBound, ref.Rounds(), rounds, why, time.Since(t0).Round(time.Millisecond))
 	}
 	return bound
 }
