@@ -64,16 +64,20 @@ func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, 
 	if err != nil || len(planes) == 0 {
 		return r.result(), err
 	}
+	b := &bundle{center: center}
+	b.add(planes...)
 	// The first step: the model's gain about what lambda_min costs now.
 	t := math.Abs(fc - prob.DualObjective(y))
-	if gg := floats.Dot(planes[0].g, planes[0].g); gg > 0 {
+	if gg := b.gram[0][0]; gg > 0 {
 		t /= gg
 	}
 	for round := 1; round <= rounds && ctx.Err() == nil; round++ {
-		next, alpha := r.step(planes, center, t)
+		next, alpha := r.step(b, t)
+		at := make([]float64, len(b.planes))
 		model := math.Inf(1)
-		for _, p := range planes {
-			model = min(model, p.at(next))
+		for j, p := range b.planes {
+			at[j] = p.at(next)
+			model = min(model, at[j])
 		}
 		promised := model - fc
 		if !(promised > 1e-12*(1+math.Abs(fc))) {
@@ -86,30 +90,27 @@ func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, 
 		// Keep the aggregate plane, which keeps what the dropped ones
 		// taught, the planes the step used most (at most maxPlanes), and
 		// add the new ones.
-		agg := plane{g: make([]float64, len(center))}
-		used := make([]int, 0, len(planes))
+		used := make([]int, 0, len(alpha))
 		for j, a := range alpha {
-			agg.c += a * planes[j].c
-			floats.AddScaled(agg.g, a, planes[j].g)
 			if a > 1e-9 {
 				used = append(used, j)
 			}
 		}
 		slices.SortFunc(used, func(i, j int) int { return cmp.Compare(alpha[j], alpha[i]) })
-		kept := []plane{agg}
-		for _, j := range used[:min(len(used), maxPlanes*r.k)] {
-			kept = append(kept, planes[j])
-		}
-		planes = append(kept, add...)
-		switch gain := f - fc; {
-		case gain >= 0.1*promised:
-			center, fc = next, f
+		keep := used[:min(len(used), maxPlanes*r.k)]
+		if gain := f - fc; gain >= 0.1*promised {
+			b = b.reduce(alpha, keep, next, at)
+			fc = f
 			if gain >= 0.5*promised {
 				t *= 2
 			}
-		case gain < 0:
-			t /= 2
+		} else {
+			b = b.reduce(alpha, keep, b.center, b.atC)
+			if gain < 0 {
+				t /= 2
+			}
 		}
+		b.add(add...)
 		if r.stalled() {
 			out := r.result()
 			out.Stalled = true
@@ -168,6 +169,75 @@ type plane struct {
 }
 
 func (p plane) at(x []float64) float64 { return p.c + floats.Dot(p.g, x) }
+
+// bundle holds Refine's planes with their Gram matrix (gram[j][l] =
+// g_j.g_l) and their values at the center (atC), carried from round to
+// round so that only the new planes' products are computed.
+type bundle struct {
+	center []float64
+	planes []plane
+	gram   [][]float64
+	atC    []float64
+}
+
+// add appends the planes ps.
+func (b *bundle) add(ps ...plane) {
+	for _, p := range ps {
+		row := make([]float64, len(b.planes)+1)
+		for l, q := range b.planes {
+			row[l] = floats.Dot(p.g, q.g)
+			b.gram[l] = append(b.gram[l], row[l])
+		}
+		row[len(b.planes)] = floats.Dot(p.g, p.g)
+		b.gram = append(b.gram, row)
+		b.planes = append(b.planes, p)
+		b.atC = append(b.atC, p.at(b.center))
+	}
+}
+
+// reduce returns the bundle, centered at center, of the aggregate plane
+// sum_j alpha_j planes_j and the planes keep, given the planes' values at
+// center, at (by linearity the aggregate's value is sum_j alpha_j at_j and
+// its products are those of the Gram matrix with alpha).
+func (b *bundle) reduce(alpha []float64, keep []int, center, at []float64) *bundle {
+	k := len(b.planes)
+	agg := plane{g: make([]float64, len(b.planes[0].g))}
+	ga := make([]float64, k) // gram alpha
+	aggAt := 0.0
+	for j, a := range alpha {
+		if a == 0 {
+			continue
+		}
+		agg.c += a * b.planes[j].c
+		floats.AddScaled(agg.g, a, b.planes[j].g)
+		aggAt += a * at[j]
+		floats.AddScaled(ga, a, b.gram[j])
+	}
+	idx := append([]int{-1}, keep...) // -1: the aggregate
+	out := &bundle{center: center, planes: make([]plane, len(idx)), gram: make([][]float64, len(idx)), atC: make([]float64, len(idx))}
+	for u, j := range idx {
+		row := make([]float64, len(idx))
+		for v, l := range idx {
+			switch {
+			case j < 0 && l < 0:
+				row[v] = floats.Dot(alpha, ga)
+			case j < 0:
+				row[v] = ga[l]
+			case l < 0:
+				row[v] = ga[j]
+			default:
+				row[v] = b.gram[j][l]
+			}
+		}
+		out.gram[u] = row
+		if j < 0 {
+			out.planes[u], out.atC[u] = agg, aggAt
+		} else {
+			out.planes[u], out.atC[u] = b.planes[j], at[j]
+		}
+	}
+	return out
+}
 
 // refiner evaluates F for Refine and keeps the best certificate.
 type refiner struct {
@@ -275,15 +345,13 @@ const stepAlternations = 8
 // alpha_j g_j + eta), alpha on the simplex, eta >= 0 on z (zero on y); it
 // alternates between the best alpha for eta (simplexQP) and the best eta
 // for alpha (eta = max(0, -w/t) on z, w the step without it).
-func (r *refiner) step(planes []plane, center []float64, t float64) (x, alpha []float64) {
+func (r *refiner) step(b *bundle, t float64) (x, alpha []float64) {
 	ny := r.prob.Y.Len
-	k := len(planes)
+	k := len(b.planes)
 	gram := mat.NewSymDense(k, nil)
-	base := make([]float64, k)
-	for j, p := range planes {
-		base[j] = p.at(center)
+	for j := range k {
 		for l := j; l < k; l++ {
-			gram.SetSym(j, l, t*floats.Dot(p.g, planes[l].g))
+			gram.SetSym(j, l, t*b.gram[j][l])
 		}
 	}
 	// FISTA's step: 1 over gram's largest eigenvalue, for every alternation.
@@ -293,18 +361,23 @@ func (r *refiner) step(planes []plane, center []float64, t float64) (x, alpha []
 		top = eig.Values(nil)[k-1]
 	}
 	qpStep := 1 / (top + 1e-300)
+	center := b.center
 	eta := make([]float64, len(center)-ny)
+	positive := false // eta has a positive entry
 	lin := make([]float64, k)
 	x = make([]float64, len(center))
 	for range stepAlternations {
-		for j, p := range planes {
-			lin[j] = base[j] + t*floats.Dot(p.g[ny:], eta)
+		for j, p := range b.planes {
+			lin[j] = b.atC[j]
+			if positive {
+				lin[j] += t * floats.Dot(p.g[ny:], eta)
+			}
 		}
 		alpha = simplexQP(gram, lin, qpStep)
 		copy(x, center)
 		for j, a := range alpha {
 			if a > 0 {
-				floats.AddScaled(x, t*a, planes[j].g)
+				floats.AddScaled(x, t*a, b.planes[j].g)
 			}
 		}
 		same := true
@@ -312,6 +385,7 @@ func (r *refiner) step(planes []plane, center []float64, t float64) (x, alpha []
 			e := max(0, -v/t)
 			same = same && e == eta[i]
 			eta[i] = e
+			positive = positive || e > 0
 			x[ny+i] = max(0, v)
 		}
 		if same {
