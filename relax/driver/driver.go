@@ -287,7 +287,8 @@ const complementTol = 0.1
 // after at most refineRounds rounds of certify.Refine (a bundle method on
 // the bound over the dual point, whose eigensolves also carry on the loose
 // ones of the run-time certificates: those lose n+1 times the residual),
-// or -Inf. The bundle stops by itself when its model promises no gain.
+// or -Inf. The bundle stops by itself when its model promises no gain or
+// its rounds stop paying (a count of rounds and their bounds, certify.Refine).
 // Without a deadline on ctx (no time limit) its budget is a count, so that
 // a seed gives the same bound on any load: as many rounds as the
 // relaxation took iterations (each had an eigensolve, as a round has),
