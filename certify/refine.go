@@ -276,15 +276,17 @@ func newRefiner(ctx context.Context, prob *sdr.Problem, y, z []float64, s Settin
 }
 
 // refineDense reports whether Refine's eigensolves on a face of order d
-// are dense: with LAPACK's dsyevd (eigen.LAPACK) up to order
-// refineDenseMax, where a whole decomposition costs less than LOBPCG's 8
+// are dense: with LAPACK (eigen.LAPACK, Projector.Smallest) up to order
+// refineDenseMax, where a decomposition costs less than LOBPCG's 8
 // pairs (bench/results/2026-11-26/NOTES.md, "LAPACK's eigensolver from
-// OpenBLAS") and its smallest
-// eigenvalue is exact to rounding (sdr.Certificate's margin covers it).
+// OpenBLAS"; at order 1,801 LOBPCG's unconverged bounds also kept the
+// refined bound below the relaxation's own, bench/results/2026-11-27c/
+// NOTES-refine.md) and its smallest eigenvalue is exact to rounding
+// (sdr.Certificate's margin covers it).
 func refineDense(d int) bool { return eigen.LAPACK() && d <= refineDenseMax }
 
 // refineDenseMax is the largest face order refined densely.
-const refineDenseMax = 1000
+const refineDenseMax = 2000
 
 // eval returns F at x = (y, z), certified, and the planes of the
 // eigenvectors found there; no planes when the eigensolve was cut short.
