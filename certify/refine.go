@@ -59,12 +59,11 @@ func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, 
 		return Refined{}, fmt.Errorf("certify: dual point of %d and %d values, want %d and %d", len(y), len(z), prob.Y.Len, prob.NumZ)
 	}
 	r := newRefiner(ctx, prob, y, z, s)
-	center := append(slices.Clone(y), z...)
-	fc, planes, err := r.eval(center)
+	b := &bundle{center: append(slices.Clone(y), z...)}
+	fc, planes, err := r.eval(b.center)
 	if err != nil || len(planes) == 0 {
 		return r.result(), err
 	}
-	b := &bundle{center: center}
 	b.add(planes...)
 	// The first step: the model's gain about what lambda_min costs now.
 	t := math.Abs(fc - prob.DualObjective(y))
@@ -97,20 +96,18 @@ func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, 
 			}
 		}
 		slices.SortFunc(used, func(i, j int) int { return cmp.Compare(alpha[j], alpha[i]) })
-		keep := used[:min(len(used), maxPlanes*r.k)]
-		if gain := f - fc; gain >= 0.1*promised {
-			b = b.reduce(alpha, keep, next, at)
-			fc = f
-			if gain >= 0.5*promised {
-				t *= 2
-			}
-		} else {
-			b = b.reduce(alpha, keep, b.center, b.atC)
-			if gain < 0 {
-				t /= 2
-			}
+		center, atC, gain := b.center, b.atC, f-fc
+		if gain >= 0.1*promised {
+			center, atC, fc = next, at, f
 		}
+		b = b.reduce(alpha, used[:min(len(used), maxPlanes*r.k)], center, atC)
 		b.add(add...)
+		switch {
+		case gain >= 0.5*promised:
+			t *= 2
+		case gain < 0:
+			t /= 2
+		}
 		if r.stalled() {
 			out := r.result()
 			out.Stalled = true
