@@ -81,7 +81,7 @@ func NewProjector(n int) *Projector {
 	}
 	q := make([]float64, 1)
 	lw := 3 * n
-	impl.Dsyev(lapack.EVCompute, blas.Upper, n, e.a, max(1, n), e.w, q, -1)
+	impl.Dsyev(lapack.EVCompute, blas.Lower, n, e.a, max(1, n), e.w, q, -1)
 	lw = max(lw, int(q[0]))
 	if n > 0 {
 		impl.Dsytrd(blas.Lower, n, e.a, n, e.d, e.e, e.tau, q, -1)
@@ -118,7 +118,7 @@ func (e *Projector) Values(v *mat.SymDense) ([]float64, bool) {
 	if e.lwork != nil && !e.full {
 		return e.w, syevd(false, e.n, e.a, e.w, e.lwork, e.liwork)
 	}
-	ok := impl.Dsyev(lapack.EVNone, blas.Upper, e.n, e.a, max(1, e.n), e.w, e.work, len(e.work))
+	ok := impl.Dsyev(lapack.EVNone, blas.Lower, e.n, e.a, max(1, e.n), e.w, e.work, len(e.work))
 	return e.w, ok
 }
 
@@ -148,7 +148,7 @@ func (e *Projector) Smallest(v *mat.SymDense, k int, vecs *mat.Dense) ([]float64
 		}
 		return e.w[:k], true
 	}
-	if !impl.Dsyev(lapack.EVCompute, blas.Upper, n, e.a, max(1, n), e.w, e.work, len(e.work)) {
+	if !impl.Dsyev(lapack.EVCompute, blas.Lower, n, e.a, max(1, n), e.w, e.work, len(e.work)) {
 		return nil, false
 	}
 	for i := range n {

@@ -35,6 +35,13 @@ type Settings struct {
 	Seed          uint64  // randomized steps; runs are deterministic per seed
 	Start         *Start  // warm start, nil for none
 
+	// Tighten asks the solver to go on past Tol to tighter tolerances
+	// while ctx allows, for a tighter certified bound, and to return the
+	// last iterate that met one of them (the driver asks it of its first
+	// relaxation under a time limit at the default Tol); a solver may
+	// ignore it (the dense SDPAD takes it: sdpad.TightenFloor).
+	Tighten bool
+
 	// Probe, when not nil, is called now and then with the solution so
 	// far (valid during the call only) once the iterate is near enough to
 	// be worth rounding; returning true ends the run with status Solved:

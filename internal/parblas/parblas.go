@@ -1,22 +1,22 @@
-// Package parblas is gonum's pure-Go BLAS with the three level-2/3
-// routines of the dense SDPAD's projection that gonum leaves to plain
-// loops or to one core: the tridiagonal reduction's Dsymv and Dsyr2k
-// (lower triangle; gonum's Dsytrd), rewritten on gonum's assembly Dot,
-// Axpy and Dgemm and split over goroutines, and the projection's B B^T
-// (Dsyrk, upper triangle, Trans) split over them. The sdrmap command
-// installs it with blas64.Use at start, and sdrmap-batch with Parts 1 (its
-// workers already take the cores); the library never does (a process-wide
-// choice belongs to the program).
+// Package parblas is gonum's pure-Go BLAS with the level-2/3 routines
+// that the dense solvers spend their time in made faster: Dgemm and Dsyrk
+// on internal/gemm's assembly kernel where the CPU has it (AVX2 and FMA),
+// split over goroutines; and the tridiagonal reduction's Dsymv and Dsyr2k
+// (lower triangle; gonum's Dsytrd) on gonum's assembly Dot and Axpy and
+// on Dgemm, split over goroutines. Without the kernel, Dgemm is gonum's
+// and Dsyrk's upper triangle of A^T A (the dense projection's B B^T) is
+// split over gonum's Dsyrk and Dgemm. The sdrmap command installs it with
+// blas64.Use at start, and sdrmap-batch with Parts 1 (its workers already
+// take the cores); the library never does (a process-wide choice belongs
+// to the program).
 //
-// All split the triangle into p row bands of equal area (lower: band k
-// holds rows [n sqrt(k/p), n sqrt((k+1)/p)); upper: mirrored), p =
-// GOMAXPROCS up to maxParts, one goroutine each. Dsymv takes a row at a
-// time by Dot and Axpy; Dsyr2k updates the blocks left of the diagonal by
-// Dgemm and only diagonal blocks of blockRows rows by gonum's loops; Dsyrk
-// updates each band's diagonal block by gonum's Dsyrk and the rest by
-// Dgemm. Both are faster than gonum's loops from one core on
-// (BenchmarkDsytrd, BenchmarkDsyrk; bench/results/2026-11-27/NOTES.md,
-// "gonum's BLAS loops on its assembly kernels").
+// The triangular routines split the triangle into p row bands of equal
+// area (lower: band k holds rows [n sqrt(k/p), n sqrt((k+1)/p)); upper:
+// mirrored), p = GOMAXPROCS up to maxParts, one goroutine each. Dsymv
+// takes a row at a time by Dot and Axpy; Dsyr2k updates the blocks left
+// of the diagonal by Dgemm and only diagonal blocks of blockRows rows by
+// gonum's loops. All are faster than gonum's loops from one core on
+// (BenchmarkDsytrd, BenchmarkDsyrk; internal/gemm's BenchmarkDgemm).
 package parblas
 
 import (
@@ -27,6 +27,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/sdrmap/sdrmap/internal/gemm"
 )
 
 // Implementation is gonum's BLAS with Dsymv, Dsyr2k and Dsyrk on bands
@@ -121,6 +123,70 @@ func (im Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, 
 	}
 }
 
+// Dgemm computes C = alpha op(A) op(B) + beta C (blas.Dgemm): with
+// internal/gemm's kernel, C's rows (or columns, if C is wider than tall)
+// are split into bands, one goroutine each, from minGemmWork multiply-adds
+// on; without it, gonum's call (which has its own goroutines).
+func (im Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	if !gemm.Available() || m*n*k < minKernelWork {
+		im.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	p := 1
+	if m*n*k >= minGemmWork {
+		p = im.parts(max(m, n, minOrder))
+	}
+	if p <= 1 {
+		gemm.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	var wg sync.WaitGroup
+	split := func(size, q int, f func(i0, i1 int)) {
+		step := (size/p + q - 1) / q * q
+		for i0 := 0; i0 < size; i0 += step {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				f(i0, min(i0+step, size))
+			}()
+		}
+		wg.Wait()
+	}
+	if m >= n {
+		split(m, 4, func(i0, i1 int) {
+			as := a[i0:]
+			if tA == blas.NoTrans {
+				as = a[i0*lda:]
+			}
+			gemm.Dgemm(tA, tB, i1-i0, n, k, alpha, as, lda, b, ldb, beta, c[i0*ldc:], ldc)
+		})
+		return
+	}
+	split(n, 12, func(j0, j1 int) {
+		bs := b[j0:]
+		if tB != blas.NoTrans {
+			bs = b[j0*ldb:]
+		}
+		gemm.Dgemm(tA, tB, m, j1-j0, k, alpha, a, lda, bs, ldb, beta, c[j0:], ldc)
+	})
+}
+
+// minKernelWork and minGemmWork are the products (m n k) from which
+// Dgemm takes the kernel and from which it splits over goroutines.
+const (
+	minKernelWork = 16 * 16 * 16
+	minGemmWork   = 64 * 64 * 64
+)
+
+// dgemm1 is Dgemm on the calling goroutine: the kernel, or gonum's call.
+func (im Implementation) dgemm1(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	if gemm.Available() && m*n*k >= minKernelWork {
+		gemm.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	im.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
 // Dsyr2k computes C = alpha (A B^T + B A^T) + beta C on the lower triangle
 // (blas.Dsyr2k, NoTrans): band k updates diagonal blocks of blockRows
 // rows by gonum's Dsyr2k and the rest, left of them, by two Dgemm.
@@ -152,8 +218,8 @@ func (im Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha 
 				s1 := min(s0+blockRows, r1)
 				g.Dsyr2k(ul, t, s1-s0, k, alpha, a[s0*lda:], lda, b[s0*ldb:], ldb, beta, c[s0*ldc+s0:], ldc)
 				if s0 > 0 {
-					g.Dgemm(blas.NoTrans, blas.NoTrans, s1-s0, s0, k, alpha, a[s0*lda:], lda, bt, n, beta, c[s0*ldc:], ldc)
-					g.Dgemm(blas.NoTrans, blas.NoTrans, s1-s0, s0, k, alpha, b[s0*ldb:], ldb, at, n, 1, c[s0*ldc:], ldc)
+					im.dgemm1(blas.NoTrans, blas.NoTrans, s1-s0, s0, k, alpha, a[s0*lda:], lda, bt, n, beta, c[s0*ldc:], ldc)
+					im.dgemm1(blas.NoTrans, blas.NoTrans, s1-s0, s0, k, alpha, b[s0*ldb:], ldb, at, n, 1, c[s0*ldc:], ldc)
 				}
 			}
 		}()
@@ -161,13 +227,20 @@ func (im Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha 
 	wg.Wait()
 }
 
-// Dsyrk computes C = alpha A^T A + beta C on the upper triangle
-// (blas.Dsyrk, Trans: the dense projection's B B^T from its k x n rows):
-// band k updates its diagonal block by gonum's Dsyrk (already on assembly
-// kernels) and the block to its right by Dgemm. On one goroutine it is
-// gonum's call.
+// Dsyrk computes C = alpha op(A) op(A)^T + beta C on the triangle ul
+// (blas.Dsyrk). With internal/gemm's kernel, any triangle and transpose:
+// the triangle is split into p bands of equal area, one goroutine each,
+// and each band into blocks of syrkRows rows whose diagonal block and the
+// block beside it (right of it on the upper triangle, left on the lower)
+// are kernel products. Without the kernel, the upper triangle of A^T A
+// (the dense projection's B B^T from its k x n rows) is split the same
+// way over gonum's Dsyrk and Dgemm, and the rest is gonum's call.
 func (im Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
 	p := im.parts(n)
+	if gemm.Available() && n > 0 && k > 0 && alpha != 0 {
+		im.syrkKernel(ul, t, n, k, alpha, a, lda, beta, c, ldc, max(p, 1))
+		return
+	}
 	if ul != blas.Upper || t != blas.Trans || p < 2 || k == 0 { // one band is gonum's call
 		im.Implementation.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
 		return
@@ -189,6 +262,72 @@ func (im Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha f
 			g.Dsyrk(ul, t, r1-r0, k, alpha, a[r0:], lda, beta, c[r0*ldc+r0:], ldc)
 			if r1 < n {
 				g.Dgemm(blas.Trans, blas.NoTrans, r1-r0, n-r1, k, alpha, a[r0:], lda, a[r1:], lda, beta, c[r0*ldc+r1:], ldc)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// syrkRows is the height of the blocks of Dsyrk's bands on the kernel.
+const syrkRows = 96
+
+// syrkKernel is Dsyrk on internal/gemm's kernel in p bands.
+func (im Implementation) syrkKernel(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int, p int) {
+	ar, ac := n, k // A's stored shape
+	if t != blas.NoTrans {
+		ar, ac = k, n
+	}
+	if lda < max(1, ac) || ldc < max(1, n) || len(a) < lda*(ar-1)+ac || len(c) < ldc*(n-1)+n {
+		panic("parblas: Dsyrk: short slice")
+	}
+	// rows returns op(A)'s rows [i0, i1) as a Dgemm operand and its transpose.
+	rows := func(i0 int) (tr, trT blas.Transpose, s []float64) {
+		if t == blas.NoTrans {
+			return blas.NoTrans, blas.Trans, a[i0*lda:]
+		}
+		return blas.Trans, blas.NoTrans, a[i0:]
+	}
+	rb := bands(n, p) // lower triangle; the upper one's are mirrored
+	var wg sync.WaitGroup
+	for part := range p {
+		r0, r1 := rb[part], rb[part+1]
+		if ul == blas.Upper {
+			r0, r1 = n-rb[p-part], n-rb[p-part-1]
+		}
+		if r1 == r0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			diag := make([]float64, syrkRows*syrkRows)
+			for i0 := r0; i0 < r1; i0 += syrkRows {
+				i1 := min(i0+syrkRows, r1)
+				h := i1 - i0
+				ta, tbT, ai := rows(i0)
+				gemm.Dgemm(ta, tbT, h, h, k, alpha, ai, lda, ai, lda, 0, diag, h)
+				for i := range h {
+					lo, hi := 0, i+1
+					if ul == blas.Upper {
+						lo, hi = i, h
+					}
+					row := c[(i0+i)*ldc+i0:]
+					for j := lo; j < hi; j++ {
+						if beta == 0 {
+							row[j] = diag[i*h+j]
+						} else {
+							row[j] = beta*row[j] + diag[i*h+j]
+						}
+					}
+				}
+				j0, j1 := 0, i0 // the block beside the diagonal one
+				if ul == blas.Upper {
+					j0, j1 = i1, n
+				}
+				if j1 > j0 {
+					_, tbT, bj := rows(j0)
+					gemm.Dgemm(ta, tbT, h, j1-j0, k, alpha, ai, lda, bj, lda, beta, c[i0*ldc+j0:], ldc)
+				}
 			}
 		}()
 	}

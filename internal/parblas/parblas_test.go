@@ -80,8 +80,8 @@ func TestDsyr2k(t *testing.T) {
 	}
 }
 
-// TestDsyrk compares Dsyrk (upper, A^T A) with gonum's on random operands:
-// the upper triangle agrees, the strict lower one is untouched.
+// TestDsyrk compares Dsyrk with gonum's on random operands, both
+// triangles and transposes: the triangle agrees, the other is untouched.
 func TestDsyrk(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	r := rand.New(rand.NewPCG(9, 10))
@@ -90,13 +90,55 @@ func TestDsyrk(t *testing.T) {
 		for _, n := range []int{5, minOrder, 257} {
 			for _, k := range []int{1, 40, 130} {
 				for _, beta := range []float64{0, 1, 0.5} {
-					lda, ldc := n+3, n+5
-					a, c := randSlice(r, lda*(k-1)+n), randSlice(r, ldc*(n-1)+n)
+					for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+						for _, tr := range []blas.Transpose{blas.Trans, blas.NoTrans} {
+							ar, ac := k, n
+							if tr == blas.NoTrans {
+								ar, ac = n, k
+							}
+							lda, ldc := ac+3, n+5
+							a, c := randSlice(r, lda*(ar-1)+ac), randSlice(r, ldc*(n-1)+n)
+							want := append([]float64(nil), c...)
+							gonum.Implementation{}.Dsyrk(ul, tr, n, k, 0.7, a, lda, beta, want, ldc)
+							Implementation{}.Dsyrk(ul, tr, n, k, 0.7, a, lda, beta, c, ldc)
+							if d := maxDiff(c, want); d > 1e-13 {
+								t.Fatalf("procs %d, n %d, k %d, beta %v, %c %c: differs by %g", procs, n, k, beta, ul, tr, d)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDgemm compares Dgemm with gonum's on shapes below and above the
+// kernel's and the split's thresholds, tall and wide, every transpose,
+// strided operands, with 1 to 3 goroutines.
+func TestDgemm(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	r := rand.New(rand.NewPCG(13, 14))
+	tr := []blas.Transpose{blas.NoTrans, blas.Trans}
+	for _, procs := range []int{1, 2, 3} {
+		runtime.GOMAXPROCS(procs)
+		for _, sh := range [][3]int{{3, 5, 2}, {17, 16, 16}, {301, 70, 65}, {70, 301, 65}, {129, 130, 1}} {
+			m, n, k := sh[0], sh[1], sh[2]
+			for _, ta := range tr {
+				for _, tb := range tr {
+					ar, ac, br, bc := m, k, k, n
+					if ta == blas.Trans {
+						ar, ac = k, m
+					}
+					if tb == blas.Trans {
+						br, bc = n, k
+					}
+					lda, ldb, ldc := ac+1, bc+2, n+3
+					a, b, c := randSlice(r, lda*(ar-1)+ac), randSlice(r, ldb*(br-1)+bc), randSlice(r, ldc*(m-1)+n)
 					want := append([]float64(nil), c...)
-					gonum.Implementation{}.Dsyrk(blas.Upper, blas.Trans, n, k, 0.7, a, lda, beta, want, ldc)
-					Implementation{}.Dsyrk(blas.Upper, blas.Trans, n, k, 0.7, a, lda, beta, c, ldc)
+					gonum.Implementation{}.Dgemm(ta, tb, m, n, k, -0.3, a, lda, b, ldb, 0.5, want, ldc)
+					Implementation{}.Dgemm(ta, tb, m, n, k, -0.3, a, lda, b, ldb, 0.5, c, ldc)
 					if d := maxDiff(c, want); d > 1e-13 {
-						t.Fatalf("procs %d, n %d, k %d, beta %v: differs by %g", procs, n, k, beta, d)
+						t.Fatalf("procs %d, %v, %c %c: differs by %g", procs, sh, ta, tb, d)
 					}
 				}
 			}

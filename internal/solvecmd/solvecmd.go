@@ -113,7 +113,7 @@ func (fl *Flags) Register(f *pflag.FlagSet) {
 	f.BoolVar(&fl.NoRestart, "no-restart", false, "sdpad, sdpad-lr: never restart the iteration from the average of its iterates (the paper's iteration)")
 	f.BoolVar(&fl.NoAccel, "no-accel", false, "sdpad: no Anderson acceleration of the iteration (the paper's iteration)")
 	f.BoolVar(&fl.NoProbe, "no-probe", false, "sdpad, sdpad-lr, factor: solve the relaxation to --tol even when a probe (rounding and a certificate: every 20 iterations, factor every outer iteration) has proven an assignment optimal")
-	f.Float64Var(&fl.Tol, "tol", 0, "sdpad, sdpad-lr, factor, cyclic: relative tolerance on the SDR gap and infeasibility (0: 1e-4; cyclic 1e-6)")
+	f.Float64Var(&fl.Tol, "tol", 0, "sdpad, sdpad-lr, factor, cyclic: relative tolerance on the SDR gap and infeasibility (0: 1e-4; cyclic 1e-6; sdpad with 0 under --time-limit goes on to 1e-6 while the time allows, for a tighter bound)")
 	f.IntVar(&fl.MaxIter, "max-iter", 0, "iteration limit of iterative solvers (0: solver default)")
 	f.Float64Var(&fl.MaxStates, "max-states", 0, "exact: refuse models with more joint states (0: 1e9)")
 	fl.LimitFlags.Register(f)

@@ -126,19 +126,10 @@ func (a *alm) byBands(f func(b, r0, r1 int)) {
 // minParallel is the order from which the passes run on row bands.
 const minParallel = 256
 
-// gram sets the upper triangle of a.x to V V^T: per band, gonum's Dsyrk on
-// its diagonal block and Dgemm on the block to its right.
+// gram sets the upper triangle of a.x to V V^T (Dsyrk, split over
+// goroutines by the process's BLAS).
 func (a *alm) gram(v *mat.Dense) {
-	vr := v.RawMatrix()
-	n, r := a.n, vr.Cols
-	a.byBands(func(b, r0, r1 int) {
-		vb := blas64.General{Rows: r1 - r0, Cols: r, Stride: vr.Stride, Data: vr.Data[r0*vr.Stride:]}
-		blas64.Syrk(blas.NoTrans, 1, vb, 0, blas64.Symmetric{Uplo: blas.Upper, N: r1 - r0, Stride: n, Data: a.x[r0*n+r0:]})
-		if r1 < n {
-			vc := blas64.General{Rows: n - r1, Cols: r, Stride: vr.Stride, Data: vr.Data[r1*vr.Stride:]}
-			blas64.Gemm(blas.NoTrans, blas.Trans, 1, vb, vc, 0, blas64.General{Rows: r1 - r0, Cols: n - r1, Stride: n, Data: a.x[r0*n+r1:]})
-		}
-	})
+	blas64.Syrk(blas.NoTrans, 1, v.RawMatrix(), 0, blas64.Symmetric{Uplo: blas.Upper, N: a.n, Stride: a.n, Data: a.x})
 }
 
 // eval returns L(V) and sets g to its gradient 2 M V projected onto the

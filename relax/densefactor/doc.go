@@ -18,8 +18,7 @@
 //
 // on costs scaled to a largest entry of 1. One evaluation of L and its
 // gradient 2 M V is three dense passes: the upper triangle of V V^T by
-// Dsyrk and Dgemm on two row bands of equal area at once, one entrywise
-// pass that forms M (the slack C + A*(y) - P*(z) at the updated
+// Dsyrk, one entrywise pass on two row bands of equal area that forms M (the slack C + A*(y) - P*(z) at the updated
 // multipliers, without E0-E2) and L, and M V by Dgemm: 3 N^2 r flops, and
 // N x N matrices for C, the constraint kinds, the multipliers, X and M
 // (alm). The inner solve is L-BFGS (internal/lbfgs), preconditioned by

@@ -271,6 +271,18 @@ func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int 
 	return in.Minimize(in.fn, tol, iters, stop)
 }
 
+// denseCertify is the largest face order whose certificates take every
+// eigenvalue densely (eigen.Projector.Values: LAPACK's with the tag
+// openblas, else gonum's tridiagonal reduction on internal/parblas), up
+// to DefaultMaxOrder. Lanczos's few eigenvalues overstate dinf while many
+// are negative (certify.Partial bounds each uncomputed one by the largest
+// computed), which stalls the penalty's residual balancing and the
+// protocol's test, give at most CertifyRank directions to grow the rank,
+// and cost more than the dense eigenvalues at these orders; the dense
+// certificate is exact and gives them all, but cannot be interrupted (a
+// time limit may be overrun by one eigendecomposition).
+const denseCertify = DefaultMaxOrder
+
 // certifier computes certificates on the minimal face from the dense
 // compressed slack U^T S' U (sdr.Face.Compress of S' = C + A*(y) - P*(z),
 // formed by sdr.Problem.DualSlack): every eigenvalue by a dense

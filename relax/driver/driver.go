@@ -83,7 +83,10 @@ const roundingDraws = 32
 // best assignment (from a relaxation within complementTol, when
 // complementHopeful). Unless
 // NoProbe, probes round the iterate and stop the relaxation when a
-// certificate proves the assignment optimal.
+// certificate proves the assignment optimal. Under a time limit at the
+// default Tol, the first relaxation is asked to go on past its tolerance
+// (relax.Settings.Tighten): the time it would leave unused tightens the
+// bound.
 func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) (*Outcome, error) {
 	if o.Rounding != "" && o.Rounding != RoundSample && o.Rounding != RoundIterative {
 		return nil, fmt.Errorf("unknown rounding %q (want %s or %s)", o.Rounding, RoundSample, RoundIterative)
@@ -101,6 +104,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	rctx, cancel := solver.Share(ctx, 1-SearchShare) // the relaxations'
 	defer cancel()
 	set := o.Settings
+	set.Tighten = set.Tighten || set.Tol == 0 && solver.HasDeadline(rctx)
 	var log io.Writer // the refinement may write beside the rounding
 	if o.Log != nil {
 		log = &syncWriter{w: o.Log}

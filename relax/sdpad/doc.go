@@ -153,7 +153,10 @@
 // (Solved if the protocol also holds at Tol, else SolvedInaccurate). At
 // MaxIter the status is SolvedInaccurate when the protocol holds at
 // TolLoose, else MaxIterations; OutOfTime and ctx cancellation (Interrupted)
-// keep the last iterate.
+// keep the last iterate. With Settings.TightenTo (what Relaxer sets when
+// the driver asks, under a time limit) meeting the protocol at Tol starts
+// a continuation to tighter tolerances instead, whose end at the deadline
+// returns the last iterate that met one (bench/results/2026-11-27b/NOTES-csp-bound.md).
 //
 // The raw dual objective -<b,y_k> is not a bound: at an infeasible iterate
 // it often exceeds <C,Xbar_k>. Every BoundEvery iterations, and at the end, the

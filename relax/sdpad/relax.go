@@ -7,6 +7,13 @@ import (
 	"github.com/sdrmap/sdrmap/sdr"
 )
 
+// TightenFloor is Settings.TightenTo of a Relaxer asked to tighten
+// (relax.Settings.Tighten; SolveLR is not): two decades below the default
+// Tol, a floor that small models reach within a time limit, where the run
+// then ends at a tolerance, as deterministic as without tightening, rather
+// than at the clock (bench/results/2026-11-27b/NOTES-csp-bound.md).
+const TightenFloor = 1e-6
+
 // Relaxer is SDPAD (Solve) or, with LowRank, SDPAD-LR (SolveLR) as a
 // relaxation solver of the SDR driver (relax.Solver): Base (DefaultSettings
 // when nil) with the settings of relax.Settings applied over it.
@@ -35,6 +42,9 @@ func (r Relaxer) Relax(ctx context.Context, prob *sdr.Problem, rs relax.Settings
 	if rs.MaxRank > 0 {
 		s.MaxRank = rs.MaxRank
 		s.Rank = min(s.Rank, rs.MaxRank)
+	}
+	if rs.Tighten && !r.LowRank {
+		s.TightenTo = TightenFloor
 	}
 	s.Verbose = rs.Log
 	if rs.Progress != nil {

@@ -1,6 +1,7 @@
 package sdpad
 
 import (
+	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -81,4 +82,20 @@ func (st *state) result(status solver.Status) *Result {
 	r.Marginals = st.prob.Marginals(st.primalPoint().Row0)
 	st.pr.attach(r)
 	return r
+}
+
+// detach returns r with its own copies of the solver's buffers (X or
+// Factor, Y, Z, BestY, BestZ), which the iteration goes on to change.
+func (r *Result) detach() *Result {
+	c := *r
+	if r.X != nil {
+		c.X = mat.NewSymDense(r.X.SymmetricDim(), nil)
+		c.X.CopySym(r.X)
+	}
+	if r.Factor != nil {
+		c.Factor = mat.DenseCopyOf(r.Factor)
+	}
+	c.Y, c.Z = slices.Clone(r.Y), slices.Clone(r.Z)
+	c.BestY, c.BestZ = slices.Clone(r.BestY), slices.Clone(r.BestZ)
+	return &c
 }

@@ -76,6 +76,18 @@ type Settings struct {
 	TolLoose float64 // at MaxIter, status SolvedInaccurate instead of MaxIterations if gap and inf are at most TolLoose
 	Eps      float64 // Paper: the paper's epsilon
 
+	// TightenTo, when positive and below Tol (StopRule Protocol), makes
+	// meeting the protocol at Tol the start of a continuation instead of
+	// the end: the run goes on to Tol/10, Tol/100, ... down to TightenTo.
+	// When that holds the run ends there, Solved; when ctx, MaxIter or
+	// Stall ends it first, the result is the last iterate at which the
+	// protocol held (certified as at a stop, a copy of Xbar), with the
+	// best bound and the iterations of the whole run, Solved (Interrupted
+	// when ctx was cancelled). Under a time limit the time left after Tol
+	// so tightens the certified bound (docs/relaxation.md, Certified
+	// bound) without losing the iterate that met Tol.
+	TightenTo float64
+
 	Schedule      Schedule
 	MuMin         float64 // Geometric: initial mu (the paper's mu_min); Balanced: lower limit of mu
 	Mu0           float64 // Balanced: initial mu; 0 for ||C||_F / sqrt(N) in SolveLR, DenseMuShare of it in Solve

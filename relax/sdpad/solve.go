@@ -49,6 +49,8 @@ func (st *state) run(ctx context.Context, name string) *Result {
 	start := time.Now()
 	st.header(name)
 	status, probed := solver.Unsolved, false
+	tol := s.Tol    // s.Tol falls below it when the run tightens (Settings.TightenTo)
+	var met *Result // when it did: the last iterate at which the protocol held
 	k := 0
 	// Settings.Stall: iterations since the last progress, and the bound
 	// and primal infeasibility it is measured against.
@@ -74,7 +76,13 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		}
 		switch {
 		case s.StopRule == Protocol && st.converged():
-			status = solver.Solved
+			if m, ok := st.tighten(k); !ok {
+				status = solver.Failed
+			} else if m == nil {
+				status = solver.Solved
+			} else {
+				met = m
+			}
 		case s.StopRule == Paper && st.paperStop():
 			status = solver.SolvedInaccurate
 		case k >= s.MaxIter || s.Stall > 0 && stalled >= s.Stall:
@@ -104,6 +112,7 @@ func (st *state) run(ctx context.Context, name string) *Result {
 			}
 		}
 	}
+	s.Tol = tol
 	mode := certClose
 	if status == solver.OutOfTime || status == solver.Interrupted || probed {
 		mode = certHurry
@@ -125,6 +134,9 @@ func (st *state) run(ctx context.Context, name string) *Result {
 		}
 		fmt.Fprintf(s.Verbose, "status %v after %d iterations (%d restarts from the average%s), %v; energy bound %.10g\n", status, k, st.avg.restarts, accel, st.it.Time.Round(time.Millisecond), st.bestE)
 	}
+	if met != nil && status != solver.Solved && status != solver.Failed {
+		return st.resume(met, status)
+	}
 	return st.result(status)
 }
 
@@ -136,6 +148,54 @@ func (st *state) probe(k int) bool {
 	}
 	return s.Probe(st.result(solver.Unsolved))
 }
+
+// tighten is called when the protocol holds at s.Tol at iteration k. Down
+// to Settings.TightenTo it keeps a copy of the iterate, certified as at a
+// stop, and divides s.Tol by tightenFactor until the protocol no longer
+// holds, and returns the copy; nil when the run stops here, false when
+// the certificate failed.
+func (st *state) tighten(k int) (*Result, bool) {
+	s := &st.s
+	if !(s.TightenTo > 0 && s.Tol > s.TightenTo) {
+		return nil, true
+	}
+	if !st.certify(k, certClose) {
+		return nil, false
+	}
+	met := st.result(solver.Solved).detach()
+	for s.Tol > s.TightenTo {
+		s.Tol = max(s.Tol/tightenFactor, s.TightenTo)
+		if !st.converged() {
+			if s.Verbose != nil {
+				fmt.Fprintf(s.Verbose, "protocol met at iteration %d: going on to %.3g\n", k, s.Tol)
+			}
+			return met, true
+		}
+	}
+	return nil, true
+}
+
+// resume returns met, the last iterate at which the protocol held in a run
+// tightened past it that then stopped with status (Settings.TightenTo),
+// with the run's best bound and iterations; Solved, or Interrupted when
+// the run was cancelled.
+func (st *state) resume(met *Result, status solver.Status) *Result {
+	last := st.result(status)
+	met.Status = solver.Solved
+	if status == solver.Interrupted {
+		met.Status = status
+	}
+	met.SDRBound, met.EnergyBound, met.BestY, met.BestZ = last.SDRBound, last.EnergyBound, last.BestY, last.BestZ
+	met.Iterations, met.Time, met.Restarts = last.Iterations, last.Time, last.Restarts
+	if w := st.s.Verbose; w != nil {
+		fmt.Fprintf(w, "returned: the iterate at which the protocol last held (objective %.10g, gap %.2e, pinf %.2e)\n", met.PrimalObjective, met.Gap, met.PrimalInfeasibility)
+	}
+	return met
+}
+
+// tightenFactor divides the tolerance at each step of a continuation
+// (Settings.TightenTo).
+const tightenFactor = 10
 
 // wantCertificate reports whether iteration k takes a certificate: every
 // BoundEvery iterations, on every row of the table, at every adaptation of
@@ -164,6 +224,8 @@ func (s *Settings) check(prob *sdr.Problem) error {
 		}
 	}
 	switch {
+	case !(s.TightenTo >= 0) || math.IsInf(s.TightenTo, 1):
+		return errors.New("sdpad: TightenTo must be finite and nonnegative")
 	case s.MaxIter <= 0:
 		return errors.New("sdpad: MaxIter must be positive")
 	case s.Stall < 0:
