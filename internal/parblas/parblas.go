@@ -1,22 +1,24 @@
 // Package parblas is gonum's pure-Go BLAS with the level-2/3 routines
-// that the dense solvers spend their time in made faster: Dgemm and Dsyrk
-// on internal/gemm's assembly kernel where the CPU has it (AVX2 and FMA),
-// split over goroutines; and the tridiagonal reduction's Dsymv and Dsyr2k
-// (lower triangle; gonum's Dsytrd) on gonum's assembly Dot and Axpy and
-// on Dgemm, split over goroutines. Without the kernel, Dgemm is gonum's
-// and Dsyrk's upper triangle of A^T A (the dense projection's B B^T) is
-// split over gonum's Dsyrk and Dgemm. The sdrmap command installs it with
-// blas64.Use at start, and sdrmap-batch with Parts 1 (its workers already
-// take the cores); the library never does (a process-wide choice belongs
-// to the program).
+// that the dense solvers spend their time in made faster, on
+// internal/kernel's assembly kernels where the CPU has them (AVX2 and
+// FMA) and split over goroutines: Dgemm and Dsyrk, and the tridiagonal
+// reduction's Dsymv and Dsyr2k (lower triangle; gonum's Dsytrd). Without
+// the kernels, Dgemm is gonum's, Dsymv runs on gonum's assembly Dot and
+// Axpy, and only Dsyrk's upper triangle of A^T A (the dense projection's
+// B B^T) is split, over gonum's Dsyrk and Dgemm. The sdrmap command
+// installs it with blas64.Use at start, and sdrmap-batch with Parts 1
+// (its workers already take the cores); the library never does (a
+// process-wide choice belongs to the program).
 //
 // The triangular routines split the triangle into p row bands of equal
 // area (lower: band k holds rows [n sqrt(k/p), n sqrt((k+1)/p)); upper:
 // mirrored), p = GOMAXPROCS up to maxParts, one goroutine each. Dsymv
-// takes a row at a time by Dot and Axpy; Dsyr2k updates the blocks left
-// of the diagonal by Dgemm and only diagonal blocks of blockRows rows by
-// gonum's loops. All are faster than gonum's loops from one core on
-// (BenchmarkDsytrd, BenchmarkDsyrk; internal/gemm's BenchmarkDgemm).
+// takes a row at a time (kernel.DotAxpy: the row's dot with x and its
+// axpy into the result in one read); Dsyr2k updates the blocks left of
+// the diagonal by Dgemm and diagonal blocks of blockRows rows by one
+// kernel product each (gonum's loops without the kernels). All are faster
+// than gonum's loops from one core on (BenchmarkDsytrd, BenchmarkDsyrk;
+// internal/kernel's BenchmarkDgemm).
 package parblas
 
 import (
@@ -28,7 +30,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/floats"
 
-	"github.com/sdrmap/sdrmap/internal/gemm"
+	"github.com/sdrmap/sdrmap/internal/kernel"
 )
 
 // Implementation is gonum's BLAS with Dsymv, Dsyr2k and Dsyrk on bands
@@ -93,6 +95,7 @@ func (im Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, 
 	}
 	acc := make([][]float64, p)
 	b := bands(n, p)
+	fused := kernel.Available()
 	var wg sync.WaitGroup
 	for k := range p {
 		acc[k] = make([]float64, b[k+1])
@@ -102,6 +105,10 @@ func (im Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, 
 			t := acc[k]
 			for i := b[k]; i < b[k+1]; i++ {
 				row := a[i*lda : i*lda+i]
+				if fused {
+					t[i] += kernel.DotAxpy(xs[i], row, xs, t) + a[i*lda+i]*xs[i]
+					continue
+				}
 				t[i] += floats.Dot(row, xs[:i]) + a[i*lda+i]*xs[i]
 				floats.AddScaled(t[:i], xs[i], row)
 			}
@@ -124,11 +131,11 @@ func (im Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, 
 }
 
 // Dgemm computes C = alpha op(A) op(B) + beta C (blas.Dgemm): with
-// internal/gemm's kernel, C's rows (or columns, if C is wider than tall)
+// internal/kernel's kernel, C's rows (or columns, if C is wider than tall)
 // are split into bands, one goroutine each, from minGemmWork multiply-adds
 // on; without it, gonum's call (which has its own goroutines).
 func (im Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	if !gemm.Available() || m*n*k < minKernelWork {
+	if !kernel.Available() || m*n*k < minKernelWork {
 		im.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -137,7 +144,7 @@ func (im Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64
 		p = im.parts(max(m, n, minOrder))
 	}
 	if p <= 1 {
-		gemm.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		kernel.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	var wg sync.WaitGroup
@@ -158,7 +165,7 @@ func (im Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64
 			if tA == blas.NoTrans {
 				as = a[i0*lda:]
 			}
-			gemm.Dgemm(tA, tB, i1-i0, n, k, alpha, as, lda, b, ldb, beta, c[i0*ldc:], ldc)
+			kernel.Dgemm(tA, tB, i1-i0, n, k, alpha, as, lda, b, ldb, beta, c[i0*ldc:], ldc)
 		})
 		return
 	}
@@ -167,7 +174,7 @@ func (im Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64
 		if tB != blas.NoTrans {
 			bs = b[j0*ldb:]
 		}
-		gemm.Dgemm(tA, tB, m, j1-j0, k, alpha, a, lda, bs, ldb, beta, c[j0:], ldc)
+		kernel.Dgemm(tA, tB, m, j1-j0, k, alpha, a, lda, bs, ldb, beta, c[j0:], ldc)
 	})
 }
 
@@ -180,8 +187,8 @@ const (
 
 // dgemm1 is Dgemm on the calling goroutine: the kernel, or gonum's call.
 func (im Implementation) dgemm1(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	if gemm.Available() && m*n*k >= minKernelWork {
-		gemm.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	if kernel.Available() && m*n*k >= minKernelWork {
+		kernel.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	im.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -189,7 +196,8 @@ func (im Implementation) dgemm1(tA, tB blas.Transpose, m, n, k int, alpha float6
 
 // Dsyr2k computes C = alpha (A B^T + B A^T) + beta C on the lower triangle
 // (blas.Dsyr2k, NoTrans): band k updates diagonal blocks of blockRows
-// rows by gonum's Dsyr2k and the rest, left of them, by two Dgemm.
+// rows by syr2kBlock (gonum's Dsyr2k without the kernels) and the rest,
+// left of them, by two Dgemm.
 func (im Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	p := im.parts(n)
 	if ul != blas.Lower || t != blas.NoTrans || p == 0 || k == 0 {
@@ -214,9 +222,17 @@ func (im Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var diag []float64
+			if kernel.Available() {
+				diag = make([]float64, blockRows*blockRows)
+			}
 			for s0 := r0; s0 < r1; s0 += blockRows {
 				s1 := min(s0+blockRows, r1)
-				g.Dsyr2k(ul, t, s1-s0, k, alpha, a[s0*lda:], lda, b[s0*ldb:], ldb, beta, c[s0*ldc+s0:], ldc)
+				if diag != nil {
+					syr2kBlock(s1-s0, k, alpha, a[s0*lda:], lda, b[s0*ldb:], ldb, beta, c[s0*ldc+s0:], ldc, diag)
+				} else {
+					g.Dsyr2k(ul, t, s1-s0, k, alpha, a[s0*lda:], lda, b[s0*ldb:], ldb, beta, c[s0*ldc+s0:], ldc)
+				}
 				if s0 > 0 {
 					im.dgemm1(blas.NoTrans, blas.NoTrans, s1-s0, s0, k, alpha, a[s0*lda:], lda, bt, n, beta, c[s0*ldc:], ldc)
 					im.dgemm1(blas.NoTrans, blas.NoTrans, s1-s0, s0, k, alpha, b[s0*ldb:], ldb, at, n, 1, c[s0*ldc:], ldc)
@@ -227,8 +243,26 @@ func (im Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha 
 	wg.Wait()
 }
 
+// syr2kBlock is Dsyr2k (lower, NoTrans) of order h on the kernel: T =
+// alpha A B^T into scratch (h x h), then C = beta C + T + T^T on the lower
+// triangle.
+func syr2kBlock(h, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int, scratch []float64) {
+	kernel.Dgemm(blas.NoTrans, blas.Trans, h, h, k, alpha, a, lda, b, ldb, 0, scratch, h)
+	for i := range h {
+		row := c[i*ldc : i*ldc+i+1]
+		for j := range row {
+			v := scratch[i*h+j] + scratch[j*h+i]
+			if beta == 0 {
+				row[j] = v
+			} else {
+				row[j] = beta*row[j] + v
+			}
+		}
+	}
+}
+
 // Dsyrk computes C = alpha op(A) op(A)^T + beta C on the triangle ul
-// (blas.Dsyrk). With internal/gemm's kernel, any triangle and transpose:
+// (blas.Dsyrk). With internal/kernel's kernel, any triangle and transpose:
 // the triangle is split into p bands of equal area, one goroutine each,
 // and each band into blocks of syrkRows rows whose diagonal block and the
 // block beside it (right of it on the upper triangle, left on the lower)
@@ -237,7 +271,7 @@ func (im Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha 
 // way over gonum's Dsyrk and Dgemm, and the rest is gonum's call.
 func (im Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
 	p := im.parts(n)
-	if gemm.Available() && n > 0 && k > 0 && alpha != 0 {
+	if kernel.Available() && n > 0 && k > 0 && alpha != 0 {
 		im.syrkKernel(ul, t, n, k, alpha, a, lda, beta, c, ldc, max(p, 1))
 		return
 	}
@@ -271,7 +305,7 @@ func (im Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha f
 // syrkRows is the height of the blocks of Dsyrk's bands on the kernel.
 const syrkRows = 96
 
-// syrkKernel is Dsyrk on internal/gemm's kernel in p bands.
+// syrkKernel is Dsyrk on internal/kernel's kernel in p bands.
 func (im Implementation) syrkKernel(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int, p int) {
 	ar, ac := n, k // A's stored shape
 	if t != blas.NoTrans {
@@ -305,7 +339,7 @@ func (im Implementation) syrkKernel(ul blas.Uplo, t blas.Transpose, n, k int, al
 				i1 := min(i0+syrkRows, r1)
 				h := i1 - i0
 				ta, tbT, ai := rows(i0)
-				gemm.Dgemm(ta, tbT, h, h, k, alpha, ai, lda, ai, lda, 0, diag, h)
+				kernel.Dgemm(ta, tbT, h, h, k, alpha, ai, lda, ai, lda, 0, diag, h)
 				for i := range h {
 					lo, hi := 0, i+1
 					if ul == blas.Upper {
@@ -326,7 +360,7 @@ func (im Implementation) syrkKernel(ul blas.Uplo, t blas.Transpose, n, k int, al
 				}
 				if j1 > j0 {
 					_, tbT, bj := rows(j0)
-					gemm.Dgemm(ta, tbT, h, j1-j0, k, alpha, ai, lda, bj, lda, beta, c[i0*ldc+j0:], ldc)
+					kernel.Dgemm(ta, tbT, h, j1-j0, k, alpha, ai, lda, bj, lda, beta, c[i0*ldc+j0:], ldc)
 				}
 			}
 		}()

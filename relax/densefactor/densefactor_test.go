@@ -457,3 +457,29 @@ func TestClosing(t *testing.T) {
 		t.Fatal("no run closed")
 	}
 }
+
+// TestCertifyDeadline checks that a dense certificate is not started when
+// the last one took longer than the time left before the deadline, and is
+// without a deadline or with time enough.
+func TestCertifyDeadline(t *testing.T) {
+	p := build(t, gen.Dense(8, 3, 1, 0, 2))
+	cf := newCertifier(p, 4)
+	if cf.proj == nil {
+		t.Fatal("no dense certificate at this order")
+	}
+	y, z := make([]float64, p.Y.Len), make([]float64, p.NumZ)
+	for _, c := range []struct {
+		left, took time.Duration
+		deadline   bool
+		want       bool
+	}{{0, time.Hour, false, true}, {time.Hour, time.Second, true, true}, {time.Second, time.Hour, true, false}} {
+		cf.deadline, cf.took = time.Time{}, c.took
+		if c.deadline {
+			cf.deadline = time.Now().Add(c.left)
+		}
+		_, _, err := cf.certify(y, z, 1e-6, 100, 1, func() bool { return false })
+		if got := !errors.Is(err, errNotCertified); got != c.want {
+			t.Fatalf("time left %v, last certificate %v, deadline %v: certified %v (%v)", c.left, c.took, c.deadline, got, err)
+		}
+	}
+}

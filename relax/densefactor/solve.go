@@ -101,6 +101,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	v := start(prob, a, &s)
 	in := newInner(a, v, s.Memory)
 	cf := newCertifier(prob, s.CertifyRank)
+	cf.deadline, _ = ctx.Deadline()
 	res := &Result{Status: solver.Unsolved, SDRBound: math.Inf(-1), EnergyBound: math.Inf(-1)}
 	ax, px := make([]float64, prob.Y.Len), make([]float64, prob.NumZ)
 	innerTol, prevViol := 1e-1, math.Inf(1)
@@ -279,8 +280,9 @@ func (in *inner) minimize(a *alm, tol float64, iters int, stop func() bool) int 
 // computed), which stalls the penalty's residual balancing and the
 // protocol's test, give at most CertifyRank directions to grow the rank,
 // and cost more than the dense eigenvalues at these orders; the dense
-// certificate is exact and gives them all, but cannot be interrupted (a
-// time limit may be overrun by one eigendecomposition).
+// certificate is exact and gives them all, but cannot be interrupted, so
+// under a deadline it is not started when the last one took longer than
+// the time left (certifier.took).
 const denseCertify = DefaultMaxOrder
 
 // certifier computes certificates on the minimal face from the dense
@@ -298,6 +300,12 @@ type certifier struct {
 	proj *eigen.Projector
 	k    int
 	warm *mat.Dense
+
+	// deadline (zero for none) and took, the last dense eigendecomposition's
+	// duration: a dense certificate is not started when it would end past
+	// the deadline, since it cannot be interrupted.
+	deadline time.Time
+	took     time.Duration
 }
 
 func newCertifier(prob *sdr.Problem, k int) *certifier {
@@ -322,7 +330,12 @@ func (cf *certifier) certify(y, z []float64, tol float64, iters int, seed uint64
 	cf.s.AddTo(cf.full, 1)
 	cf.face.Compress(cf.comp, cf.full)
 	if cf.proj != nil {
+		if !cf.deadline.IsZero() && time.Until(cf.deadline) < cf.took {
+			return sdr.Certificate{}, nil, errNotCertified
+		}
+		t0 := time.Now()
 		vals, ok := cf.proj.Values(cf.comp)
+		cf.took = time.Since(t0)
 		if !ok {
 			return sdr.Certificate{}, nil, errNotCertified
 		}

@@ -1,4 +1,4 @@
-package gemm
+package kernel
 
 import (
 	"fmt"

@@ -1,12 +1,13 @@
-// Package gemm computes C = alpha op(A) op(B) + beta C (BLAS Dgemm) for
-// float64 on one goroutine by the packed, blocked scheme of GotoBLAS:
-// blocks of op(B) (kc x nc) and of op(A) (mc x kc, times alpha) are copied
-// into contiguous strips of 12 columns and 4 rows, and an assembly
-// micro-kernel (AVX2 and FMA on amd64, checked at run time) adds each
-// 4 x 12 block of C from a pair of strips. Available reports whether this
-// CPU and build have the kernel; without it the caller keeps gonum's
-// Dgemm (internal/parblas does).
-package gemm
+// Package kernel holds the assembly kernels (AVX2 and FMA on amd64,
+// checked at run time) of internal/parblas's BLAS: Dgemm, C = alpha op(A)
+// op(B) + beta C on one goroutine by the packed, blocked scheme of
+// GotoBLAS (blocks of op(B), kc x nc, and of op(A), mc x kc, times alpha,
+// are copied into contiguous strips of 12 columns and 4 rows, and a
+// micro-kernel adds each 4 x 12 block of C from a pair of strips); and
+// DotAxpy, the fused row step of a symmetric matrix-vector product.
+// Available reports whether this CPU and build have them; without them
+// the caller keeps gonum's routines (internal/parblas does).
+package kernel
 
 import (
 	"sync"
@@ -24,8 +25,8 @@ const (
 	nc     = 2400
 )
 
-// Available reports whether Dgemm has its kernel here (amd64 with AVX2
-// and FMA, not built with the purego tag).
+// Available reports whether the kernels run here (amd64 with AVX2 and
+// FMA, not built with the purego tag).
 func Available() bool { return available }
 
 var pool = sync.Pool{New: func() any { return new([]float64) }}
@@ -44,7 +45,7 @@ func buffer(n int) *[]float64 {
 // or a slice is too short for its dimensions.
 func Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	if !available {
-		panic("gemm: Dgemm without a kernel")
+		panic("kernel: Dgemm without a kernel")
 	}
 	if m == 0 || n == 0 {
 		return
@@ -52,7 +53,7 @@ func Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda i
 	check(tA, m, k, a, lda, "A")
 	check(tB, k, n, b, ldb, "B")
 	if ldc < n || len(c) < ldc*(m-1)+n {
-		panic("gemm: C too short")
+		panic("kernel: C too short")
 	}
 	scale(m, n, beta, c, ldc)
 	if alpha == 0 || k == 0 {
@@ -107,7 +108,7 @@ func check(t blas.Transpose, r, cols int, s []float64, ld int, name string) {
 		return
 	}
 	if ld < cols || len(s) < ld*(r-1)+cols {
-		panic("gemm: " + name + " too short")
+		panic("kernel: " + name + " too short")
 	}
 }
 

@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package gemm
+package kernel
 
 import "golang.org/x/sys/cpu"
 
@@ -10,5 +10,11 @@ import "golang.org/x/sys/cpu"
 //
 //go:noescape
 func kern4x12(k int, a, b, c *float64, ldc int)
+
+// dotAxpy returns a . x and adds alpha a to y, all of length n
+// (dotaxpy_amd64.s).
+//
+//go:noescape
+func dotAxpy(alpha float64, a, x, y *float64, n int) float64
 
 var available = cpu.X86.HasAVX2 && cpu.X86.HasFMA
