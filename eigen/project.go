@@ -131,7 +131,7 @@ func (e *Projector) Smallest(v *mat.SymDense, k int, vecs *mat.Dense) ([]float64
 	n := e.n
 	e.load(v)
 	if e.lwork != nil && !e.full && n > 1 {
-		if !tridiagEig(n, e.a, e.w, e.e, e.tau, e.z, e.lwork, e.liwork) || !ormtr(n, k, e.a, e.tau, e.z, e.lwork) {
+		if !tridiagEig(n, e.a, e.w, e.e, e.tau, e.z, e.lwork, e.liwork) || k > 0 && !ormtr(n, k, e.a, e.tau, e.z, e.lwork) {
 			return nil, false
 		}
 		for c := range k {
