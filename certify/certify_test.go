@@ -209,7 +209,8 @@ func TestRefine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ry, rz, c, err := certify.Refine(context.Background(), p, res.Y, res.Z, 10, certify.DefaultSettings())
+		ref, err := certify.Refine(context.Background(), p, res.Y, res.Z, 10, certify.DefaultSettings())
+		ry, rz, c := ref.Y, ref.Z, ref.Certificate
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +235,8 @@ func TestRefine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	y, z, c, err := certify.Refine(context.Background(), p, res.Y, res.Z, 10, certify.DefaultSettings())
+	ref, err := certify.Refine(context.Background(), p, res.Y, res.Z, 10, certify.DefaultSettings())
+	y, z, c := ref.Y, ref.Z, ref.Certificate
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,12 +279,13 @@ func TestPartialLanczos(t *testing.T) {
 // dual point of the wrong size is an error, not a panic.
 func TestRefineCancelled(t *testing.T) {
 	p, res, _, _, _ := looseGrid(t, 45, 6)
-	if _, _, _, err := certify.Refine(context.Background(), p, nil, nil, 10, certify.DefaultSettings()); err == nil {
+	if _, err := certify.Refine(context.Background(), p, nil, nil, 10, certify.DefaultSettings()); err == nil {
 		t.Fatal("no error for an empty dual point")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	y, z, c, err := certify.Refine(ctx, p, res.Y, res.Z, 10, certify.DefaultSettings())
+	ref, err := certify.Refine(ctx, p, res.Y, res.Z, 10, certify.DefaultSettings())
+	y, z, c := ref.Y, ref.Z, ref.Certificate
 	if err != nil || !math.IsInf(c.EnergyBound, -1) || !math.IsInf(c.LowerBound, -1) || len(y) != len(res.Y) || len(z) != len(res.Z) {
 		t.Fatalf("bound %v, lower %v, |y| %d, %v", c.EnergyBound, c.LowerBound, len(y), err)
 	}

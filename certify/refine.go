@@ -34,81 +34,142 @@ import (
 // refineSparseEdges) at a trial point: the maximizer, over z >= 0, of the
 // model (the smallest plane) less ||(y', z') - center||^2 / (2t). The
 // center moves there when F gained at least a tenth of what the model
-// promised (t doubles when at least half), t halves when F fell. F is
+// promised (t doubles when at least half), t halves when F fell; a step
+// promising no gain is shortened (t / 4, maxShrinks times) before Refine
+// stops. F is
 // certified at every trial point: Shift by its lambda_min's lower bound
 // (eigen.LowerBound) makes the slack PSD and adds (n+1) lambda_min to the
 // dual objective. It returns the best certified point among at most
 // rounds+1 (y, z and a bound of -Inf when not even the start was
 // certified); ctx's end stops it, and an eigensolve it cuts short gives no
-// bound (-Inf, as Partial).
+// bound (-Inf, as Partial). It also stops when the rounds stop paying
+// (stalled): after round r >= stallRounds, when the best bound gained at
+// most stallShare of its gain since the start in the last stallRounds
+// rounds. The rule counts rounds, never time, so that a dual point gives
+// the same bound on any load.
 //
 // It replaces per-variable shifts of y (Shift) that covered each negative
 // eigenpair by Cauchy-Schwarz and stalled after a few rounds: at the same
 // rounds it ends closer to the SDR value on the grids' and the dense
 // models' dual points (bench/results/2026-11-25/NOTES.md, "Bundle
 // refinement").
-func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, s Settings) ([]float64, []float64, sdr.Certificate, error) {
+func Refine(ctx context.Context, prob *sdr.Problem, y, z []float64, rounds int, s Settings) (Refined, error) {
 	if err := s.check(); err != nil {
-		return nil, nil, sdr.Certificate{}, err
+		return Refined{}, err
 	}
 	if len(y) != prob.Y.Len || len(z) != prob.NumZ {
-		return nil, nil, sdr.Certificate{}, fmt.Errorf("certify: dual point of %d and %d values, want %d and %d", len(y), len(z), prob.Y.Len, prob.NumZ)
+		return Refined{}, fmt.Errorf("certify: dual point of %d and %d values, want %d and %d", len(y), len(z), prob.Y.Len, prob.NumZ)
 	}
 	r := newRefiner(ctx, prob, y, z, s)
-	center := append(slices.Clone(y), z...)
-	fc, planes, err := r.eval(center)
+	b := &bundle{center: append(slices.Clone(y), z...)}
+	fc, planes, err := r.eval(b.center)
 	if err != nil || len(planes) == 0 {
-		return r.bestY, r.bestZ, r.best, err
+		return r.result(), err
 	}
+	b.add(planes...)
 	// The first step: the model's gain about what lambda_min costs now.
 	t := math.Abs(fc - prob.DualObjective(y))
-	if gg := floats.Dot(planes[0].g, planes[0].g); gg > 0 {
+	if gg := b.gram[0][0]; gg > 0 {
 		t /= gg
 	}
 	for round := 1; round <= rounds && ctx.Err() == nil; round++ {
-		next, alpha := r.step(planes, center, t)
-		model := math.Inf(1)
-		for _, p := range planes {
-			model = min(model, p.at(next))
-		}
-		promised := model - fc
-		if !(promised > 1e-12*(1+math.Abs(fc))) {
-			break
+		// A step whose model promises no gain is tried again shorter (its
+		// QP is solved inexactly) before the bundle stops.
+		var next, alpha, at []float64
+		var promised float64
+		for shrink := 0; ; shrink++ {
+			next, alpha = r.step(b, t)
+			at = make([]float64, len(b.planes))
+			model := math.Inf(1)
+			for j, p := range b.planes {
+				at[j] = p.at(next)
+				model = min(model, at[j])
+			}
+			if promised = model - fc; promised > 1e-12*(1+math.Abs(fc)) {
+				break
+			}
+			if shrink == maxShrinks {
+				return r.result(), nil
+			}
+			t /= 4
 		}
 		f, add, err := r.eval(next)
 		if err != nil || add == nil {
-			return r.bestY, r.bestZ, r.best, err
+			return r.result(), err
 		}
 		// Keep the aggregate plane, which keeps what the dropped ones
 		// taught, the planes the step used most (at most maxPlanes), and
 		// add the new ones.
-		agg := plane{g: make([]float64, len(center))}
-		used := make([]int, 0, len(planes))
+		used := make([]int, 0, len(alpha))
 		for j, a := range alpha {
-			agg.c += a * planes[j].c
-			floats.AddScaled(agg.g, a, planes[j].g)
 			if a > 1e-9 {
 				used = append(used, j)
 			}
 		}
 		slices.SortFunc(used, func(i, j int) int { return cmp.Compare(alpha[j], alpha[i]) })
-		kept := []plane{agg}
-		for _, j := range used[:min(len(used), maxPlanes*r.k)] {
-			kept = append(kept, planes[j])
+		center, atC, gain := b.center, b.atC, f-fc
+		if gain >= 0.1*promised {
+			center, atC, fc = next, at, f
 		}
-		planes = append(kept, add...)
-		switch gain := f - fc; {
-		case gain >= 0.1*promised:
-			center, fc = next, f
-			if gain >= 0.5*promised {
-				t *= 2
-			}
+		b = b.reduce(alpha, used[:min(len(used), maxPlanes*r.k)], center, atC)
+		b.add(add...)
+		switch {
+		case gain >= 0.5*promised:
+			t *= 2
 		case gain < 0:
 			t /= 2
 		}
+		if r.stalled() {
+			out := r.result()
+			out.Stalled = true
+			return out, nil
+		}
 	}
-	return r.bestY, r.bestZ, r.best, nil
+	return r.result(), nil
 }
+
+// Refined is what Refine found: the best certified dual point, its
+// certificate, and the best certified lower bound after each round
+// (Bounds[0] at the start; empty when the start was not evaluated).
+type Refined struct {
+	Y, Z        []float64
+	Certificate sdr.Certificate
+	Bounds      []float64
+	Stalled     bool // stopped because the rounds stopped paying (Refine)
+}
+
+// Rounds returns the number of rounds Refine made.
+func (r Refined) Rounds() int { return max(0, len(r.Bounds)-1) }
+
+// stallRounds and stallShare: Refine stops when the best bound gained at
+// most stallShare of its gain since the start in the last stallRounds
+// rounds. On dense models the bound's gains shrink slowly round after
+// round while each round costs a dense eigendecomposition and a step over
+// every edge entry (bench/results/2026-11-27c/NOTES-refine.md).
+const (
+	stallRounds = 20
+	stallShare  = 0.05
+)
+
+// stalled reports the stall rule (Refine) on the bounds so far.
+func (r *refiner) stalled() bool {
+	b := r.bounds
+	k := len(b) - 1
+	if k < stallRounds || math.IsInf(b[0], -1) {
+		return false
+	}
+	return b[k]-b[k-stallRounds] <= stallShare*(b[k]-b[0])
+}
+
+func (r *refiner) result() Refined {
+	return Refined{Y: r.bestY, Z: r.bestZ, Certificate: r.best, Bounds: r.bounds}
+}
+
+// maxShrinks: Refine shortens a step that promises no gain (t / 4) at
+// most that many times in a row before it stops; on deer_0034 the bundle
+// stopped after 10 rounds without it, its bound still rising
+// (bench/results/2026-11-27c/NOTES-refine.md).
+const maxShrinks = 4
 
 // maxPlanes times Rank planes at most are kept from one step to the next
 // (plus the aggregate and the new ones): each holds a vector as long as
@@ -123,6 +184,75 @@ type plane struct {
 
 func (p plane) at(x []float64) float64 { return p.c + floats.Dot(p.g, x) }
 
+// bundle holds Refine's planes with their Gram matrix (gram[j][l] =
+// g_j.g_l) and their values at the center (atC), carried from round to
+// round so that only the new planes' products are computed.
+type bundle struct {
+	center []float64
+	planes []plane
+	gram   [][]float64
+	atC    []float64
+}
+
+// add appends the planes ps.
+func (b *bundle) add(ps ...plane) {
+	for _, p := range ps {
+		row := make([]float64, len(b.planes)+1)
+		for l, q := range b.planes {
+			row[l] = floats.Dot(p.g, q.g)
+			b.gram[l] = append(b.gram[l], row[l])
+		}
+		row[len(b.planes)] = floats.Dot(p.g, p.g)
+		b.gram = append(b.gram, row)
+		b.planes = append(b.planes, p)
+		b.atC = append(b.atC, p.at(b.center))
+	}
+}
+
+// reduce returns the bundle, centered at center, of the aggregate plane
+// sum_j alpha_j planes_j and the planes keep, given the planes' values at
+// center, at (by linearity the aggregate's value is sum_j alpha_j at_j and
+// its products are those of the Gram matrix with alpha).
+func (b *bundle) reduce(alpha []float64, keep []int, center, at []float64) *bundle {
+	k := len(b.planes)
+	agg := plane{g: make([]float64, len(b.planes[0].g))}
+	ga := make([]float64, k) // gram alpha
+	aggAt := 0.0
+	for j, a := range alpha {
+		if a == 0 {
+			continue
+		}
+		agg.c += a * b.planes[j].c
+		floats.AddScaled(agg.g, a, b.planes[j].g)
+		aggAt += a * at[j]
+		floats.AddScaled(ga, a, b.gram[j])
+	}
+	idx := append([]int{-1}, keep...) // -1: the aggregate
+	out := &bundle{center: center, planes: make([]plane, len(idx)), gram: make([][]float64, len(idx)), atC: make([]float64, len(idx))}
+	for u, j := range idx {
+		row := make([]float64, len(idx))
+		for v, l := range idx {
+			switch {
+			case j < 0 && l < 0:
+				row[v] = floats.Dot(alpha, ga)
+			case j < 0:
+				row[v] = ga[l]
+			case l < 0:
+				row[v] = ga[j]
+			default:
+				row[v] = b.gram[j][l]
+			}
+		}
+		out.gram[u] = row
+		if j < 0 {
+			out.planes[u], out.atC[u] = agg, aggAt
+		} else {
+			out.planes[u], out.atC[u] = b.planes[j], at[j]
+		}
+	}
+	return out
+}
+
 // refiner evaluates F for Refine and keeps the best certificate.
 type refiner struct {
 	prob  *sdr.Problem
@@ -135,6 +265,8 @@ type refiner struct {
 	bestY []float64
 	bestZ []float64
 	best  sdr.Certificate
+	// bounds: best.LowerBound after each evaluation.
+	bounds []float64
 
 	// The dense eigensolve (refineDense), when taken: the slack (N) and
 	// its compression to the face, and the solver.
@@ -158,15 +290,17 @@ func newRefiner(ctx context.Context, prob *sdr.Problem, y, z []float64, s Settin
 }
 
 // refineDense reports whether Refine's eigensolves on a face of order d
-// are dense: with LAPACK's dsyevd (eigen.LAPACK) up to order
-// refineDenseMax, where a whole decomposition costs less than LOBPCG's 8
+// are dense: with LAPACK (eigen.LAPACK, Projector.Smallest) up to order
+// refineDenseMax, where a decomposition costs less than LOBPCG's 8
 // pairs (bench/results/2026-11-26/NOTES.md, "LAPACK's eigensolver from
-// OpenBLAS") and its smallest
-// eigenvalue is exact to rounding (sdr.Certificate's margin covers it).
+// OpenBLAS"; at order 1,801 LOBPCG's unconverged bounds also kept the
+// refined bound below the relaxation's own, bench/results/2026-11-27c/
+// NOTES-refine.md) and its smallest eigenvalue is exact to rounding
+// (sdr.Certificate's margin covers it).
 func refineDense(d int) bool { return eigen.LAPACK() && d <= refineDenseMax }
 
 // refineDenseMax is the largest face order refined densely.
-const refineDenseMax = 1000
+const refineDenseMax = 2000
 
 // eval returns F at x = (y, z), certified, and the planes of the
 // eigenvectors found there; no planes when the eigensolve was cut short.
@@ -195,6 +329,7 @@ func (r *refiner) eval(x []float64) (float64, []plane, error) {
 	if c.LowerBound > r.best.LowerBound {
 		r.bestY, r.bestZ, r.best = sy, slices.Clone(z), c
 	}
+	r.bounds = append(r.bounds, r.best.LowerBound)
 	planes := make([]plane, 0, len(res.Values))
 	for j, l := range res.Values {
 		r.op.Face.Lift(r.lift, res.Vectors.Slice(0, r.op.Dim(), j, j+1).(*mat.Dense))
@@ -226,15 +361,13 @@ const stepAlternations = 8
 // alpha_j g_j + eta), alpha on the simplex, eta >= 0 on z (zero on y); it
 // alternates between the best alpha for eta (simplexQP) and the best eta
 // for alpha (eta = max(0, -w/t) on z, w the step without it).
-func (r *refiner) step(planes []plane, center []float64, t float64) (x, alpha []float64) {
+func (r *refiner) step(b *bundle, t float64) (x, alpha []float64) {
 	ny := r.prob.Y.Len
-	k := len(planes)
+	k := len(b.planes)
 	gram := mat.NewSymDense(k, nil)
-	base := make([]float64, k)
-	for j, p := range planes {
-		base[j] = p.at(center)
+	for j := range k {
 		for l := j; l < k; l++ {
-			gram.SetSym(j, l, t*floats.Dot(p.g, planes[l].g))
+			gram.SetSym(j, l, t*b.gram[j][l])
 		}
 	}
 	// FISTA's step: 1 over gram's largest eigenvalue, for every alternation.
@@ -244,18 +377,23 @@ func (r *refiner) step(planes []plane, center []float64, t float64) (x, alpha []
 		top = eig.Values(nil)[k-1]
 	}
 	qpStep := 1 / (top + 1e-300)
+	center := b.center
 	eta := make([]float64, len(center)-ny)
+	positive := false // eta has a positive entry
 	lin := make([]float64, k)
 	x = make([]float64, len(center))
 	for range stepAlternations {
-		for j, p := range planes {
-			lin[j] = base[j] + t*floats.Dot(p.g[ny:], eta)
+		for j, p := range b.planes {
+			lin[j] = b.atC[j]
+			if positive {
+				lin[j] += t * floats.Dot(p.g[ny:], eta)
+			}
 		}
 		alpha = simplexQP(gram, lin, qpStep)
 		copy(x, center)
 		for j, a := range alpha {
 			if a > 0 {
-				floats.AddScaled(x, t*a, planes[j].g)
+				floats.AddScaled(x, t*a, b.planes[j].g)
 			}
 		}
 		same := true
@@ -263,6 +401,7 @@ func (r *refiner) step(planes []plane, center []float64, t float64) (x, alpha []
 			e := max(0, -v/t)
 			same = same && e == eta[i]
 			eta[i] = e
+			positive = positive || e > 0
 			x[ny+i] = max(0, v)
 		}
 		if same {

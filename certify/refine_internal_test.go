@@ -90,3 +90,59 @@ func TestProjectSimplex(t *testing.T) {
 		}
 	}
 }
+
+// TestBundleReduce checks the bundle's Gram matrix and values at the
+// center, carried through add and reduce, against direct products.
+func TestBundleReduce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n = 40
+	vec := func() []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = rng.NormFloat64()
+		}
+		return v
+	}
+	randPlanes := func(k int) []plane {
+		ps := make([]plane, k)
+		for j := range ps {
+			ps[j] = plane{c: rng.NormFloat64(), g: vec()}
+		}
+		return ps
+	}
+	b := &bundle{center: vec()}
+	b.add(randPlanes(5)...)
+	for round := range 20 {
+		alpha := make([]float64, len(b.planes))
+		for j := range alpha {
+			if rng.IntN(3) > 0 {
+				alpha[j] = rng.ExpFloat64()
+			}
+		}
+		alpha[0] += 0.1
+		floats.Scale(1/floats.Sum(alpha), alpha)
+		keep := rng.Perm(len(b.planes))[:rng.IntN(min(len(b.planes), 6))]
+		center := b.center
+		if round%2 == 0 {
+			center = vec()
+		}
+		at := make([]float64, len(b.planes))
+		for j, p := range b.planes {
+			at[j] = p.at(center)
+		}
+		b = b.reduce(alpha, keep, center, at)
+		b.add(randPlanes(1 + rng.IntN(4))...)
+		for j, p := range b.planes {
+			tol := 1e-12 * (1 + math.Abs(p.at(center)))
+			if math.Abs(b.atC[j]-p.at(center)) > tol {
+				t.Fatalf("round %d, plane %d: value %v at the center, want %v", round, j, b.atC[j], p.at(center))
+			}
+			for l, q := range b.planes {
+				want := floats.Dot(p.g, q.g)
+				if len(b.gram[j]) != len(b.planes) || math.Abs(b.gram[j][l]-want) > 1e-12*(1+math.Abs(want)) {
+					t.Fatalf("round %d: gram[%d][%d] = %v, want %v", round, j, l, b.gram[j][l], want)
+				}
+			}
+		}
+	}
+}

@@ -122,13 +122,23 @@ func (e *Projector) Values(v *mat.SymDense) ([]float64, bool) {
 	return e.w, ok
 }
 
-// Smallest computes every eigenpair of v (LAPACK's dsyevd with the tag
-// openblas, else gonum's Dsyev) and returns the k smallest eigenvalues,
-// ascending (a view of e's storage), with their unit eigenvectors in the
-// columns of vecs (n x k).
+// Smallest returns the k smallest eigenvalues of v, ascending (a view of
+// e's storage), with their unit eigenvectors in the columns of vecs
+// (n x k): with the tag openblas from LAPACK's dsytrd and dstedc, only k
+// eigenvectors back-transformed (dormtr), else from gonum's Dsyev, every
+// eigenpair.
 func (e *Projector) Smallest(v *mat.SymDense, k int, vecs *mat.Dense) ([]float64, bool) {
 	n := e.n
 	e.load(v)
+	if e.lwork != nil && !e.full && n > 1 {
+		if !tridiagEig(n, e.a, e.w, e.e, e.tau, e.z, e.lwork, e.liwork) || k > 0 && !ormtr(n, k, e.a, e.tau, e.z, e.lwork) {
+			return nil, false
+		}
+		for c := range k {
+			vecs.SetCol(c, e.z[c*n:(c+1)*n])
+		}
+		return e.w[:k], true
+	}
 	if e.lwork != nil && !e.full {
 		if !syevd(true, n, e.a, e.w, e.lwork, e.liwork) {
 			return nil, false

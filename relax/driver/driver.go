@@ -291,7 +291,8 @@ const complementTol = 0.1
 // after at most refineRounds rounds of certify.Refine (a bundle method on
 // the bound over the dual point, whose eigensolves also carry on the loose
 // ones of the run-time certificates: those lose n+1 times the residual),
-// or -Inf. The bundle stops by itself when its model promises no gain.
+// or -Inf. The bundle stops by itself when its model promises no gain or
+// its rounds stop paying (a count of rounds and their bounds, certify.Refine).
 // Without a deadline on ctx (no time limit) its budget is a count, so that
 // a seed gives the same bound on any load: as many rounds as the
 // relaxation took iterations (each had an eigensolve, as a round has),
@@ -321,17 +322,21 @@ func closeBound(ctx context.Context, prob *sdr.Problem, res *relax.Solution, rel
 		}
 	}
 	t0 := time.Now()
-	y, z, c, err := certify.Refine(rctx, prob, res.BestY, res.BestZ, rounds, certify.DefaultSettings())
+	ref, err := certify.Refine(rctx, prob, res.BestY, res.BestZ, rounds, certify.DefaultSettings())
 	if err != nil {
 		return math.Inf(-1)
 	}
-	bound, how := c.EnergyBound, "an iterative eigensolver"
+	bound, how := ref.Certificate.EnergyBound, "an iterative eigensolver"
 	if res.X != nil && bound > res.EnergyBound {
-		bound, how = denseBound(ctx, prob, y, z), "dense eigenvalues"
+		bound, how = denseBound(ctx, prob, ref.Y, ref.Z), "dense eigenvalues"
 	}
 	if log != nil {
-		fmt.Fprintf(log, "best dual iterate refined: bound %.9g by %s (iterates: %.9g), %v\n",
-			bound, how, res.EnergyBound, time.Since(t0).Round(time.Millisecond))
+		why := ""
+		if ref.Stalled {
+			why = ", stalled"
+		}
+		fmt.Fprintf(log, "best dual iterate refined: bound %.9g by %s (iterates: %.9g), %d of %d rounds%s, %v\n",
+			bound, how, res.EnergyBound, ref.Rounds(), rounds, why, time.Since(t0).Round(time.Millisecond))
 	}
 	return bound
 }

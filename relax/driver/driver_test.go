@@ -84,8 +84,9 @@ func TestIterativeRoundCutShort(t *testing.T) {
 // TestCloseBound: on a 6 x 6 Potts grid solved loosely by the dense SDPAD,
 // the closing certificate (refined, then certified by dense eigenvalues)
 // is above the iterates' bound and below the SDR's value (a tight solve's
-// objective); the dense certificate of a point is sdr.Problem.Certify's,
-// and none once the context has ended.
+// objective), and the same in a second run (counts, not time, end it); the
+// dense certificate of a point is sdr.Problem.Certify's, and none once the
+// context has ended.
 func TestCloseBound(t *testing.T) {
 	pw, err := gen.PottsGrid(6, 6, 3, 1, 45).Pairwise(nil)
 	if err != nil {
@@ -109,6 +110,9 @@ func TestCloseBound(t *testing.T) {
 	t.Logf("iterates %.9g, closing %.9g, SDR value %.9g", loose.EnergyBound, b, value)
 	if !(b > loose.EnergyBound) || b > value+1e-6*(1+math.Abs(value)) {
 		t.Fatalf("closing bound %v: iterates %v, SDR value %v", b, loose.EnergyBound, value)
+	}
+	if again := driver.CloseBound(ctx, prob, loose, time.Second, 1, nil); again != b {
+		t.Fatalf("closing bound %v, then %v", b, again)
 	}
 	c, err := prob.Certify(loose.Y, loose.Z)
 	if err != nil {
