@@ -76,9 +76,9 @@
 // them. The ALM needs on the order of a thousand passes to the 1e-3
 // protocol on the object-detection models (its outer iterations converge
 // linearly and slowly there, whatever the inner iterations, the memory
-// or the initial penalty), which at N = 5,000 and rank a few hundred is
-// hours on two cores; and on them even the closing leaves the bound
-// looser than the dense SDPAD's (bench/results/2026-11-27/NOTES.md,
-// "Dense models: the dense factor ALM"; bench/results/2026-11-27b/
-// NOTES-densefactor.md).
+// or the initial penalty), which at N = 5,000 and rank a few hundred
+// would be tens of minutes on two cores; and on them even the closing
+// leaves the bound looser than the dense SDPAD's
+// (bench/results/2026-11-27/NOTES.md, "Dense models: the dense factor
+// ALM"; bench/results/2026-11-27b/NOTES-densefactor.md).
 package densefactor
