@@ -149,7 +149,7 @@ func (im Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64
 	}
 	var wg sync.WaitGroup
 	split := func(size, q int, f func(i0, i1 int)) {
-		step := (size/p + q - 1) / q * q
+		step := max(q, (size/p+q-1)/q*q)
 		for i0 := 0; i0 < size; i0 += step {
 			wg.Add(1)
 			go func() {

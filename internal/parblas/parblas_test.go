@@ -113,15 +113,16 @@ func TestDsyrk(t *testing.T) {
 }
 
 // TestDgemm compares Dgemm with gonum's on shapes below and above the
-// kernel's and the split's thresholds, tall and wide, every transpose,
-// strided operands, with 1 to 3 goroutines.
+// kernel's and the split's thresholds, tall and wide (also narrower than
+// the goroutines), every transpose, strided operands, with 1 to 3
+// goroutines.
 func TestDgemm(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	r := rand.New(rand.NewPCG(13, 14))
 	tr := []blas.Transpose{blas.NoTrans, blas.Trans}
 	for _, procs := range []int{1, 2, 3} {
 		runtime.GOMAXPROCS(procs)
-		for _, sh := range [][3]int{{3, 5, 2}, {17, 16, 16}, {301, 70, 65}, {70, 301, 65}, {129, 130, 1}} {
+		for _, sh := range [][3]int{{3, 5, 2}, {17, 16, 16}, {301, 70, 65}, {70, 301, 65}, {129, 130, 1}, {1, 2, 140000}} {
 			m, n, k := sh[0], sh[1], sh[2]
 			for _, ta := range tr {
 				for _, tb := range tr {
