@@ -3,6 +3,7 @@ package sdpad
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -18,7 +19,7 @@ func TestBalanceDue(t *testing.T) {
 			due = append(due, k)
 		}
 	}
-	if want := []int{20, 40, 80, 100, 200, 300}; !equalInts(due, want) {
+	if want := []int{20, 40, 80, 100, 200, 300}; !slices.Equal(due, want) {
 		t.Fatalf("BalanceFirst 20: due at %v, want %v", due, want)
 	}
 	s.BalanceFirst = 0
@@ -28,21 +29,9 @@ func TestBalanceDue(t *testing.T) {
 			due = append(due, k)
 		}
 	}
-	if want := []int{100, 200, 300}; !equalInts(due, want) {
+	if want := []int{100, 200, 300}; !slices.Equal(due, want) {
 		t.Fatalf("BalanceFirst 0: due at %v, want %v", due, want)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestGapParts checks the split of the gap at iterates of Solve's iteration
