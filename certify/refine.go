@@ -29,10 +29,11 @@ import (
 //	F(y', z') <= -<b, y'> + (n+1) (x^T S(y, z) x + A(xx^T).(y'-y) - P(xx^T).(z'-z)),
 //
 // and each round adds the planes of the Rank smallest eigenpairs (dense
-// with LAPACK up to order refineDenseMax, refineDense; else to Tol, at most
-// MaxIter iterations, warm-started, Lanczos on sparse models,
-// refineSparseEdges) at a trial point: the maximizer, over z >= 0, of the
-// model (the smallest plane) less ||(y', z') - center||^2 / (2t). The
+// up to order refineDenseMax with LAPACK, refineDenseMaxGo without,
+// refineDense; else to Tol, at most MaxIter iterations, warm-started,
+// Lanczos on sparse models, refineSparseEdges) at a trial point: the
+// maximizer, over z >= 0, of the model (the smallest plane) less
+// ||(y', z') - center||^2 / (2t). The
 // center moves there when F gained at least a tenth of what the model
 // promised (t doubles when at least half), t halves when F fell; a step
 // promising no gain is shortened (t / 4, maxShrinks times) before Refine
@@ -290,17 +291,26 @@ func newRefiner(ctx context.Context, prob *sdr.Problem, y, z []float64, s Settin
 }
 
 // refineDense reports whether Refine's eigensolves on a face of order d
-// are dense: with LAPACK (eigen.LAPACK, Projector.Smallest) up to order
-// refineDenseMax, where a decomposition costs less than LOBPCG's 8
-// pairs (bench/results/2026-11-26/NOTES.md, "LAPACK's eigensolver from
+// are dense (Projector.Smallest): up to order refineDenseMax with LAPACK
+// (eigen.LAPACK), where a decomposition costs less than LOBPCG's 8 pairs
+// (bench/results/2026-11-26/NOTES.md, "LAPACK's eigensolver from
 // OpenBLAS"; at order 1,801 LOBPCG's unconverged bounds also kept the
 // refined bound below the relaxation's own, bench/results/2026-11-27c/
-// NOTES-refine.md) and its smallest eigenvalue is exact to rounding
-// (sdr.Certificate's margin covers it).
-func refineDense(d int) bool { return eigen.LAPACK() && d <= refineDenseMax }
+// NOTES-refine.md), up to refineDenseMaxGo without (Dsytrd and inverse
+// iteration for the Rank vectors: at face orders 541 to 901 the
+// refinement took 0.64 to 0.71 of LOBPCG's time and its bound was
+// tighter, bench/results/2026-11-27d/NOTES.md). The smallest eigenvalue
+// is exact to rounding (sdr.Certificate's margin covers it).
+func refineDense(d int) bool {
+	return d <= refineDenseMaxGo || eigen.LAPACK() && d <= refineDenseMax
+}
 
-// refineDenseMax is the largest face order refined densely.
-const refineDenseMax = 2000
+// refineDenseMax and refineDenseMaxGo are the largest face orders refined
+// densely with LAPACK and without.
+const (
+	refineDenseMax   = 2000
+	refineDenseMaxGo = 1000
+)
 
 // eval returns F at x = (y, z), certified, and the planes of the
 // eigenvectors found there; no planes when the eigensolve was cut short.

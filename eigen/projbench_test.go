@@ -55,3 +55,40 @@ func BenchmarkProject601(b *testing.B) {
 	b.Run("spread", func(b *testing.B) { benchProject(b, 601, 220, 1) })
 	b.Run("clustered", func(b *testing.B) { benchProject(b, 601, 220, 0.05) })
 }
+
+// BenchmarkSmallest541: Smallest's 16 pairs at deer_0034's face order
+// (541, the order of certify.Refine's dense eigensolves), by the default
+// path (inverse iteration, or LAPACK with the tag openblas) and by
+// gonum's full decomposition, beside Values.
+func BenchmarkSmallest541(b *testing.B) {
+	const n, k = 541, 16
+	r := rand.New(rand.NewPCG(3, 4))
+	vals := make([]float64, n)
+	for j := range vals {
+		vals[j] = r.Float64()
+		if j < 40 {
+			vals[j] = -1e-3 * r.Float64()
+		}
+	}
+	v := withSpectrum(vals, r)
+	vecs := mat.NewDense(n, k, nil)
+	for _, full := range []bool{false, true} {
+		e := NewProjector(n)
+		e.full = full
+		name := "selective"
+		if full {
+			name = "full"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				e.Smallest(v, k, vecs)
+			}
+		})
+	}
+	b.Run("values", func(b *testing.B) {
+		e := NewProjector(n)
+		for b.Loop() {
+			e.Values(v)
+		}
+	})
+}

@@ -1,7 +1,9 @@
 package eigen
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -124,9 +126,10 @@ func (e *Projector) Values(v *mat.SymDense) ([]float64, bool) {
 
 // Smallest returns the k smallest eigenvalues of v, ascending (a view of
 // e's storage), with their unit eigenvectors in the columns of vecs
-// (n x k): with the tag openblas from LAPACK's dsytrd and dstedc, only k
-// eigenvectors back-transformed (dormtr), else from gonum's Dsyev, every
-// eigenpair.
+// (n x k), only k eigenvectors back-transformed: with the tag openblas
+// from LAPACK's dsytrd, dstedc and dormtr, else as Project finds its
+// eigenvectors (Dsytrd, Dsterf, inverse iteration, Dormqr), and from
+// gonum's Dsyev, every eigenpair, only if inverse iteration fails.
 func (e *Projector) Smallest(v *mat.SymDense, k int, vecs *mat.Dense) ([]float64, bool) {
 	n := e.n
 	e.load(v)
@@ -148,9 +151,25 @@ func (e *Projector) Smallest(v *mat.SymDense, k int, vecs *mat.Dense) ([]float64
 		}
 		return e.w[:k], true
 	}
+	if !e.full && n > 1 && k > 0 {
+		impl.Dsytrd(blas.Lower, n, e.a, n, e.d, e.e, e.tau, e.work, len(e.work))
+		if _, _, ok := e.tridiagValues(); !ok {
+			return nil, false
+		}
+		if e.selectSmallest(k) {
+			e.lastPath = 1
+			e.backTransform(k)
+			for c := range k {
+				vecs.SetCol(c, e.z[c*n:(c+1)*n])
+			}
+			return e.w[:k], true
+		}
+		e.load(v)
+	}
 	if !impl.Dsyev(lapack.EVCompute, blas.Lower, n, e.a, max(1, n), e.w, e.work, len(e.work)) {
 		return nil, false
 	}
+	e.lastPath = 2
 	for i := range n {
 		for c := range k {
 			vecs.Set(i, c, e.a[i*n+c]) // Dsyev: eigenvector c is column c
@@ -330,6 +349,62 @@ func (e *Projector) selectVectors(positive bool, k int) bool {
 		col += hi - lo
 	}
 	return col == k
+}
+
+// selectSmallest computes the eigenvectors of the tridiagonal form for its
+// k smallest eigenvalues (tridiagValues) into the rows of z and the
+// eigenvalues into w, ascending. It reports false if inverse iteration
+// failed.
+func (e *Projector) selectSmallest(k int) bool {
+	n := e.n
+	sorted := e.work[:n] // Dsytrd is done with it
+	copy(sorted, e.wd)
+	slices.Sort(sorted)
+	t := sorted[k-1]
+	below := 0 // eigenvalues below t, taken first; then ties at t while k is not reached
+	for below < k && sorted[below] < t {
+		below++
+	}
+	ties := k - below
+	type pair struct {
+		w   float64
+		row int
+	}
+	pairs := make([]pair, 0, k)
+	z := e.z[:n*k]
+	clear(z)
+	col := 0
+	for s := 0; s+1 < len(e.split); s++ {
+		b0, b1 := e.split[s], e.split[s+1]
+		vals := e.wd[b0:b1] // ascending
+		hi := 0
+		for hi < len(vals) && vals[hi] < t {
+			hi++
+		}
+		for hi < len(vals) && vals[hi] == t && ties > 0 {
+			hi, ties = hi+1, ties-1
+		}
+		if hi == 0 {
+			continue
+		}
+		if !e.steinBlock(e.d[b0:b1], e.e[b0:max(b0, b1-1)], vals[:hi], z, n, b0, col) {
+			return false
+		}
+		for j, l := range vals[:hi] {
+			pairs = append(pairs, pair{l, col + j})
+		}
+		col += hi
+	}
+	if col != k {
+		return false
+	}
+	slices.SortStableFunc(pairs, func(a, b pair) int { return cmp.Compare(a.w, b.w) })
+	for c, p := range pairs {
+		e.w[c] = p.w
+		copy(e.b[c*n:(c+1)*n], z[p.row*n:(p.row+1)*n])
+	}
+	copy(z, e.b[:n*k])
+	return true
 }
 
 // backTransform replaces the tridiagonal eigenvectors (the k rows of z) by

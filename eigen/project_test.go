@@ -197,8 +197,8 @@ func TestSmallest(t *testing.T) {
 		}
 		want := es.Values(nil)
 		scale := 1 + mat.Norm(v, 2)
-		k := (n + 1) / 2
-		for _, full := range []bool{false, true} {
+		for kc, full := range []bool{false, true, false, false} {
+			k := []int{(n + 1) / 2, (n + 1) / 2, 1, n}[kc]
 			e := NewProjector(n)
 			e.full = full
 			all, ok := e.Values(v)
@@ -214,6 +214,9 @@ func TestSmallest(t *testing.T) {
 			vals, ok := e.Smallest(v, k, vecs)
 			if !ok || len(vals) != k {
 				t.Fatalf("matrix %d (n = %d, full %v): %d values, ok %v", mi, n, full, len(vals), ok)
+			}
+			if !full && !LAPACK() && n > 1 && e.lastPath != 1 {
+				t.Fatalf("matrix %d (n = %d, k = %d): Smallest took the full decomposition, not inverse iteration", mi, n, k)
 			}
 			var av, g mat.Dense
 			av.Mul(v, vecs)
