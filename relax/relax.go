@@ -42,6 +42,12 @@ type Settings struct {
 	// ignore it (the dense SDPAD takes it: sdpad.TightenFloor).
 	Tighten bool
 
+	// RunDeadline is the whole run's deadline (zero: none), at or after
+	// ctx's (the relaxation's share): a step that cannot be interrupted and
+	// would give the first certified bound may run past ctx's deadline,
+	// into the search's share, but should end before this one.
+	RunDeadline time.Time
+
 	// Probe, when not nil, is called now and then with the solution so
 	// far (valid during the call only) once the iterate is near enough to
 	// be worth rounding; returning true ends the run with status Solved:
@@ -58,6 +64,8 @@ type Iterate struct {
 	Time      time.Duration // since the start of the relaxation
 	Bound     float64       // best certified energy bound so far (-Inf before the first)
 	Gap       float64       // relative gap of the protocol (docs/relaxation.md, Protocol)
+
+	PrimalInfeasibility float64 // the protocol's
 }
 
 // Start is a warm start: multipliers, a factor of Xbar and the penalty, as

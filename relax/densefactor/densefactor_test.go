@@ -412,6 +412,75 @@ func TestProbe(t *testing.T) {
 	}
 }
 
+// TestStages: a run that tightens past Tol (TightenTo), stopped at an
+// iterate that missed the tolerance it had met before, returns the last
+// iterate that met it, with status Solved, and the best bound of the
+// whole run.
+func TestStages(t *testing.T) {
+	ok := func(gap, pinf, dinf float64) bool { return gap <= 1e-3 && pinf <= 1e-3 && dinf <= 1e-3 }
+	for seed := uint64(1); seed <= 12; seed++ {
+		p := build(t, gen.Dense(12, 4, 1, 0, seed))
+		s := DefaultSettings()
+		s.Tol, s.TightenTo, s.MaxIter = 1e-3, 1e-6, 300
+		var its []Iterate
+		s.Monitor = func(it *Iterate) { its = append(its, *it) }
+		if _, err := Solve(context.Background(), p, s); err != nil {
+			t.Fatal(err)
+		}
+		met, miss := 0, 0 // the last iterate that met TolLoose before the first that then missed it
+		for _, it := range its {
+			if ok(it.Gap, it.PrimalInfeasibility, it.DualInfeasibility) {
+				met = it.K
+			} else if met > 0 {
+				miss = it.K
+				break
+			}
+		}
+		if miss == 0 {
+			continue
+		}
+		s.MaxIter, s.Monitor = miss, nil
+		res, err := Solve(context.Background(), p, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := its[met-1]
+		if res.Status != solver.Solved || res.Iterations != miss || res.Gap != want.Gap ||
+			res.PrimalInfeasibility != want.PrimalInfeasibility || res.PrimalObjective != want.PrimalObjective ||
+			res.SDRBound < its[miss-1].Bound {
+			t.Fatalf("seed %d, stopped at %d: status %v, %d iterations, gap %g pinf %g obj %g bound %g; want the iterate %d: gap %g pinf %g obj %g, bound at least %g",
+				seed, miss, res.Status, res.Iterations, res.Gap, res.PrimalInfeasibility, res.PrimalObjective, res.SDRBound,
+				met, want.Gap, want.PrimalInfeasibility, want.PrimalObjective, its[miss-1].Bound)
+		}
+		return
+	}
+	t.Fatal("no model whose iterates missed Tol after meeting it: the test checks nothing")
+}
+
+// TestProbeBackoff: while the probe returns false, the waits between its
+// calls double from ProbeEvery up to maxProbeWait ProbeEvery.
+func TestProbeBackoff(t *testing.T) {
+	p := build(t, gen.Dense(8, 3, 1, 0, 8))
+	s := DefaultSettings()
+	s.Tol, s.TolLoose, s.MaxIter, s.ProbeEvery = 1e-12, 1e-12, 200, 2
+	var at []int
+	s.Probe = func(r *Result) bool {
+		at = append(at, r.Iterations)
+		return false
+	}
+	if _, err := Solve(context.Background(), p, s); err != nil {
+		t.Fatal(err)
+	}
+	if len(at) < 7 {
+		t.Fatalf("probes at %v: too few to check the waits", at)
+	}
+	for i := 1; i < len(at); i++ {
+		if want := min(2<<(i-1), maxProbeWait*2); at[i]-at[i-1] != want {
+			t.Fatalf("probes at %v: wait %d is %d, want %d", at, i, at[i]-at[i-1], want)
+		}
+	}
+}
+
 // TestRankGrowth: started at rank 1 on a complete graph whose optimum has
 // higher rank, the rank grows by the certificate and the run converges.
 func TestRankGrowth(t *testing.T) {
@@ -460,7 +529,8 @@ func TestClosing(t *testing.T) {
 
 // TestCertifyDeadline checks that a dense certificate is not started when
 // the last one took longer than the time left before the deadline, and is
-// without a deadline or with time enough.
+// without a deadline or with time enough; the first one (none certified
+// before) goes by the run's deadline and the estimate.
 func TestCertifyDeadline(t *testing.T) {
 	p := build(t, gen.Dense(8, 3, 1, 0, 2))
 	cf := newCertifier(p, 4)
@@ -469,17 +539,24 @@ func TestCertifyDeadline(t *testing.T) {
 	}
 	y, z := make([]float64, p.Y.Len), make([]float64, p.NumZ)
 	for _, c := range []struct {
-		left, took time.Duration
-		deadline   bool
-		want       bool
-	}{{0, time.Hour, false, true}, {time.Hour, time.Second, true, true}, {time.Second, time.Hour, true, false}} {
-		cf.deadline, cf.took = time.Time{}, c.took
+		left, runLeft, took time.Duration // runLeft: to the run's deadline, for the first certificate
+		deadline, certified bool
+		want                bool
+	}{
+		{0, 0, time.Hour, false, true, true},
+		{time.Hour, time.Hour, time.Second, true, true, true},
+		{time.Second, time.Hour, time.Hour, true, true, false},
+		{time.Second, 2 * time.Hour, time.Hour, true, false, true},
+		{time.Second, time.Minute, time.Hour, true, false, false},
+	} {
+		cf.deadline, cf.first, cf.took, cf.certified = time.Time{}, time.Time{}, c.took, c.certified
 		if c.deadline {
-			cf.deadline = time.Now().Add(c.left)
+			cf.deadline, cf.first = time.Now().Add(c.left), time.Now().Add(c.runLeft)
 		}
 		_, _, err := cf.certify(y, z, 1e-6, 100, 1, func() bool { return false })
 		if got := !errors.Is(err, errNotCertified); got != c.want {
-			t.Fatalf("time left %v, last certificate %v, deadline %v: certified %v (%v)", c.left, c.took, c.deadline, got, err)
+			t.Fatalf("time left %v (run %v), last certificate or estimate %v, deadline %v, certified before %v: certified %v (%v)",
+				c.left, c.runLeft, c.took, c.deadline, c.certified, got, err)
 		}
 	}
 }

@@ -46,6 +46,23 @@
 // primal infeasibility is above 3 times the dual one and falls once the
 // primal side is within the tolerance and the dual one above 3 times it.
 //
+// # Tolerances and probes
+//
+// With TightenTo (the driver's time limit at the default tolerance,
+// Relaxer) the run works at Tol first and at a tenth of the tolerance
+// each time an iterate meets it, down to TightenTo: the penalty's fall
+// and the rank's growth wait for the primal side to be within the working
+// tolerance, and at 1e-4 from the start the penalty stayed high and the
+// run reached 1e-3 later (giraffe_0200: 47.9 s against 17.3 s on one
+// core). A run that stops (time or iteration limit) at an iterate that
+// misses the last tolerance it met returns the last iterate that met it,
+// with the best bound of the whole run. A probe is made at the first
+// outer iteration within ProbeTol, then after waits that double from
+// ProbeEvery up to 16 ProbeEvery while they fail: each costs a
+// certificate. Under a deadline
+// the first dense certificate is started only when about certPerPass N/r
+// passes' time is left (later ones: the last one's duration).
+//
 // # Closing
 //
 // The multipliers of a short inner solve leave the slack negative
@@ -76,9 +93,9 @@
 // them. The ALM needs on the order of a thousand passes to the 1e-3
 // protocol on the object-detection models (its outer iterations converge
 // linearly and slowly there, whatever the inner iterations, the memory
-// or the initial penalty), which at N = 5,000 and rank a few hundred
-// would be tens of minutes on two cores; and on them even the closing
-// leaves the bound looser than the dense SDPAD's
-// (bench/results/2026-11-27/NOTES.md, "Dense models: the dense factor
-// ALM"; bench/results/2026-11-27b/NOTES-densefactor.md).
+// or the initial penalty), and below 1e-3 it progresses slowly: on
+// giraffe_0200 it stayed near 3e-4 for a minute. There its bound at a
+// given time can be looser than the dense SDPAD's (giraffe_0200 at 60 s
+// on one core), though SDPAD takes several times longer to 1e-3
+// (bench/results/2026-11-27d/NOTES.md).
 package densefactor

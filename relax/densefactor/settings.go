@@ -16,7 +16,14 @@ type Settings struct {
 	Tol      float64 // stop when the gap and both infeasibilities of the protocol (docs/relaxation.md, "Protocol") are at most Tol
 	TolLoose float64 // at MaxIter or a limit, status SolvedInaccurate when they are at most TolLoose
 	MaxIter  int     // outer iterations (multiplier updates)
-	Seed     uint64  // seed of the initial factor and of the eigensolver
+
+	// TightenTo, when positive and below Tol, makes a run that meets Tol go
+	// on to Tol/10, Tol/100, ... down to TightenTo while the context
+	// allows; stopped short of one, it returns the last iterate that met
+	// the one before (status Solved) with the best bound of the run.
+	TightenTo float64
+
+	Seed uint64 // seed of the initial factor and of the eigensolver
 
 	// InnerIter caps the L-BFGS iterations of an outer iteration;
 	// InnerShort replaces it while the multipliers rather than the factor
@@ -56,10 +63,17 @@ type Settings struct {
 
 	Start *Start // warm start, nil for none
 
-	// Probe, when not nil, is called every ProbeEvery outer iterations once
-	// the gap and the primal infeasibility are at most ProbeTol, with the
-	// result so far (valid during the call only); returning true ends the
-	// run with status Solved.
+	// RunDeadline, when later than ctx's deadline, is the whole run's
+	// (relax.Settings.RunDeadline): the first dense certificate, which
+	// cannot be interrupted, is started when it would end before it
+	// (later ones: before ctx's).
+	RunDeadline time.Time
+
+	// Probe, when not nil, is called at the first outer iteration whose
+	// gap and primal infeasibility are at most ProbeTol, with the result so
+	// far (valid during the call only); returning true ends the run with
+	// status Solved. While it returns false the next call waits ProbeEvery
+	// outer iterations, then twice as many each time, up to 16 ProbeEvery.
 	Probe      func(*Result) bool
 	ProbeEvery int
 	ProbeTol   float64
@@ -85,6 +99,8 @@ const DefaultMaxOrder = 6000
 
 func (s *Settings) check() error {
 	switch {
+	case !(s.TightenTo >= 0) || math.IsInf(s.TightenTo, 1):
+		return fmt.Errorf("densefactor: TightenTo must be finite and nonnegative (got %g)", s.TightenTo)
 	case !(s.Tol > 0) || !(s.TolLoose >= s.Tol):
 		return fmt.Errorf("densefactor: tolerances must satisfy 0 < Tol <= TolLoose (got %g, %g)", s.Tol, s.TolLoose)
 	case s.MaxIter < 1 || s.InnerIter < 1 || s.InnerShort < 1:

@@ -39,6 +39,21 @@ const (
 	sigmaBalance  = 3
 )
 
+// certPerPass estimates the first dense certificate, which has no
+// duration to go by, at certPerPass N/r passes (evaluations of L and its
+// gradient at rank r, timed so far, the set-up included): measured 0.9 to
+// 1.1 N/r passes on one core from N = 601 to 2,001 (BenchmarkCertify,
+// BenchmarkEval), 1.7 on two cores at N = 5,001, where the
+// eigendecomposition splits less well over the cores than the passes.
+const certPerPass = 1.5
+
+// maxProbeWait caps the wait between probes, in ProbeEvery. A probe (a
+// rounding and a dense certificate at its assignment) costs about as much
+// as an outer iteration (N = 601: 0.2 s against 0.33 s on one core); one
+// at every iteration took 40% of a 60 s run on giraffe_0200 and proved
+// nothing.
+const maxProbeWait = 16
+
 // Outer iterations are certified when the primal infeasibility is within
 // certifyFrom times the tolerance, every certifyEvery iterations before,
 // and at the iteration limit.
@@ -102,6 +117,10 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	in := newInner(a, v, s.Memory)
 	cf := newCertifier(prob, s.CertifyRank)
 	cf.deadline, _ = ctx.Deadline()
+	cf.first = cf.deadline
+	if !cf.deadline.IsZero() && s.RunDeadline.After(cf.deadline) {
+		cf.first = s.RunDeadline
+	}
 	res := &Result{Status: solver.Unsolved, SDRBound: math.Inf(-1), EnergyBound: math.Inf(-1)}
 	ax, px := make([]float64, prob.Y.Len), make([]float64, prob.NumZ)
 	innerTol, prevViol := 1e-1, math.Inf(1)
@@ -113,6 +132,16 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			"iter", "inner", "evals", "rank", "sigma", "objective", "bound", "gap", "pinf", "dinf", "time")
 	}
 	iters, proven := s.InnerShort, false // proven: a probe ended the run
+	// The working tolerance: Tol, then with TightenTo a tenth of it each
+	// time an iterate meets it, down to TightenTo; kept is the last
+	// iterate that met keptTol, the last one met, its factor copied.
+	tol, floor := s.Tol, s.Tol
+	if s.TightenTo > 0 {
+		floor = min(floor, s.TightenTo)
+	}
+	var kept *Result
+	keptTol := 0.0
+	nextProbe, probeWait := 1, s.ProbeEvery // a probe that fails doubles the wait for the next
 	for k := 1; ; k++ {
 		res.Inner += in.minimize(a, innerTol*a.cnorm, iters, stop)
 		converged := in.GradNorm() <= innerTol*a.cnorm
@@ -130,7 +159,10 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		var cert sdr.Certificate
 		var vals []float64
 		err := errNotCertified
-		if !stop() && (cf.proj != nil || res.PrimalInfeasibility <= certifyFrom*s.Tol || k%certifyEvery == 0 || k >= s.MaxIter) {
+		if cf.took == 0 && a.evals > 0 {
+			cf.took = time.Duration(certPerPass * float64(n) / float64(v.RawMatrix().Cols) * float64(time.Since(t0)) / float64(a.evals))
+		}
+		if !stop() && (cf.proj != nil || res.PrimalInfeasibility <= certifyFrom*tol || k%certifyEvery == 0 || k >= s.MaxIter) {
 			cert, vals, err = cf.certify(y, z, s.CertifyTol, s.CertifyMaxIter, s.Seed+uint64(k), stop)
 		}
 		gap0, dinf0 := res.Gap, math.NaN()
@@ -153,23 +185,39 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 				PrimalInfeasibility: res.PrimalInfeasibility, DualInfeasibility: res.DualInfeasibility,
 				Bound: res.SDRBound, Rank: res.Rank, Sigma: a.sigma, Time: res.Time})
 		}
-		ok := func(tol float64) bool {
-			return res.Gap <= tol && res.PrimalInfeasibility <= tol && res.DualInfeasibility <= tol
+		ok := func(r *Result, tol float64) bool {
+			return r.Gap <= tol && r.PrimalInfeasibility <= tol && r.DualInfeasibility <= tol
+		}
+		if kept != nil && ok(res, keptTol) || tol > floor && ok(res, tol) {
+			kept = new(Result)
+			*kept = *res
+			kept.Factor = mat.DenseCopyOf(v)
+			for tol > floor && ok(res, tol) {
+				keptTol, tol = tol, max(tol/10, floor)
+			}
 		}
 		switch {
-		case ok(s.Tol):
+		case ok(res, tol):
 			res.Status = solver.Solved
-		case s.Probe != nil && k%s.ProbeEvery == 0 && gap0 <= s.ProbeTol && res.PrimalInfeasibility <= s.ProbeTol:
+		case s.Probe != nil && k >= nextProbe && gap0 <= s.ProbeTol && res.PrimalInfeasibility <= s.ProbeTol:
 			res.Marginals = prob.Marginals(column0(v))
 			if s.Probe(res) {
 				res.Status, proven = solver.Solved, true
 			}
+			nextProbe, probeWait = k+probeWait, min(2*probeWait, maxProbeWait*s.ProbeEvery)
 		}
 		if res.Status == solver.Unsolved {
 			if res.Status = solver.StopStatus(lctx); res.Status == solver.Unsolved && k >= s.MaxIter {
 				res.Status = solver.MaxIterations
 			}
-			if res.Status != solver.Unsolved && ok(s.TolLoose) {
+			if res.Status != solver.Unsolved && kept != nil && !ok(res, keptTol) {
+				keep(res, kept)
+			}
+			switch {
+			case res.Status == solver.Unsolved:
+			case kept != nil && res.Status != solver.Interrupted:
+				res.Status = solver.Solved // it met Tol before it tightened
+			case ok(res, s.TolLoose):
 				res.Status = solver.SolvedInaccurate
 			}
 		}
@@ -177,17 +225,17 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			break
 		}
 		grow := 0
-		primalDone := converged && res.PrimalInfeasibility <= 10*s.Tol || res.PrimalInfeasibility <= s.Tol
+		primalDone := converged && res.PrimalInfeasibility <= 10*tol || res.PrimalInfeasibility <= tol
 		if (primalDone || k-rankSince >= rankPatience) && err == nil && res.Rank < s.MaxRank && numRank(v) == res.Rank {
 			for _, l := range vals {
-				if l < -s.Tol*a.scale {
+				if l < -tol*a.scale {
 					grow++
 				}
 			}
 			grow = min(grow, res.Rank, s.MaxRank-res.Rank)
 		}
 		iters = s.InnerIter
-		if res.PrimalInfeasibility > certifyFrom*s.Tol || err == nil && res.PrimalInfeasibility > dinf0 {
+		if res.PrimalInfeasibility > certifyFrom*tol || err == nil && res.PrimalInfeasibility > dinf0 {
 			iters = s.InnerShort
 		}
 		switch {
@@ -195,7 +243,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			a.sigma = min(a.sigma*sigmaGrowth*sigmaGrowth, s.SigmaMax)
 		case err == nil && res.PrimalInfeasibility > sigmaBalance*dinf0:
 			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
-		case err == nil && res.PrimalInfeasibility <= s.Tol && dinf0 > sigmaBalance*res.PrimalInfeasibility:
+		case err == nil && res.PrimalInfeasibility <= tol && dinf0 > sigmaBalance*res.PrimalInfeasibility:
 			a.sigma = max(a.sigma/sigmaGrowth, s.SigmaMin)
 		case err != nil && converged && viol > sigmaProgress*prevViol:
 			a.sigma = min(a.sigma*sigmaGrowth, s.SigmaMax)
@@ -205,7 +253,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		if err == nil {
 			innerTol = min(innerTol, 0.1*dinf0)
 		}
-		innerTol = max(1e-3*s.Tol, innerTol)
+		innerTol = max(1e-3*tol, innerTol)
 		var dirs *mat.Dense
 		if grow > 0 {
 			dirs = cf.vectors(grow)
@@ -218,17 +266,28 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		}
 	}
 	if ctx.Err() == nil && !proven && (res.PrimalInfeasibility <= s.TolLoose || res.Status == solver.OutOfTime) {
-		v = mat.DenseCopyOf(v) // the L-BFGS reuses the memory under in.v()
-		res.Factor = v
+		if res.Factor == v {
+			res.Factor = mat.DenseCopyOf(v) // the L-BFGS reuses the memory under in.v()
+		}
 		closeDual(a, in, cf, res, &s, solver.Done(ctx))
 	}
-	res.Marginals = prob.Marginals(column0(v))
+	res.Marginals = prob.Marginals(column0(res.Factor))
 	res.Evaluations, res.Time = a.evals, time.Since(t0)
 	if s.Verbose != nil {
 		fmt.Fprintf(s.Verbose, "dense factor ALM: %s after %d iterations (%d L-BFGS, %d evaluations), rank %d (numerically %d), bound %.9g, %v\n",
 			res.Status, res.Iterations, res.Inner, res.Evaluations, res.Rank, numRank(v), res.EnergyBound, res.Time.Round(time.Millisecond))
 	}
 	return res, nil
+}
+
+// keep sets the primal side and the dual point of res to kept's: a run
+// that met a working tolerance and then stopped short of the next
+// (Settings.TightenTo) returns the iterate that met it, with the best bound
+// of the whole run.
+func keep(res, kept *Result) {
+	res.Factor, res.Rank, res.Y, res.Z = kept.Factor, kept.Rank, kept.Y, kept.Z
+	res.PrimalObjective, res.DualObjective, res.Gap = kept.PrimalObjective, kept.DualObjective, kept.Gap
+	res.PrimalInfeasibility, res.DualInfeasibility, res.Shift = kept.PrimalInfeasibility, kept.DualInfeasibility, kept.Shift
 }
 
 // lagrangian adapts the ALM to lbfgs.Func on V flattened row by row.
@@ -302,10 +361,13 @@ type certifier struct {
 	warm *mat.Dense
 
 	// deadline (zero for none) and took, the last dense eigendecomposition's
-	// duration: a dense certificate is not started when it would end past
-	// the deadline, since it cannot be interrupted.
-	deadline time.Time
-	took     time.Duration
+	// duration (before the first, Solve's estimate, certPerPass): a dense
+	// certificate is not started when it would end past the deadline, since
+	// it cannot be interrupted; the first one, which gives the first bound,
+	// when it would end past first (Settings.RunDeadline).
+	deadline, first time.Time
+	took            time.Duration
+	certified       bool
 }
 
 func newCertifier(prob *sdr.Problem, k int) *certifier {
@@ -335,7 +397,7 @@ func (cf *certifier) certify(y, z []float64, tol float64, iters int, seed uint64
 		}
 		t0 := time.Now()
 		vals, ok := cf.proj.Values(cf.comp)
-		cf.took = time.Since(t0)
+		cf.took, cf.certified = time.Since(t0), true
 		if !ok {
 			return sdr.Certificate{}, nil, errNotCertified
 		}
@@ -363,9 +425,14 @@ func (cf *certifier) certify(y, z []float64, tol float64, iters int, seed uint64
 }
 
 // fits reports whether a dense certificate started now would end before
-// the deadline, by the last one's duration.
+// the deadline (the first one: before first), by the last one's duration
+// or the estimate.
 func (cf *certifier) fits() bool {
-	return cf.proj == nil || cf.deadline.IsZero() || time.Until(cf.deadline) >= cf.took
+	d := cf.deadline
+	if !cf.certified {
+		d = cf.first
+	}
+	return cf.proj == nil || d.IsZero() || time.Until(d) >= cf.took
 }
 
 // vectors returns the k smallest eigenvectors of the last certificate's

@@ -105,6 +105,7 @@ func Solve(ctx context.Context, p *model.Pairwise, rel relax.Solver, o Options) 
 	defer cancel()
 	set := o.Settings
 	set.Tighten = set.Tighten || set.Tol == 0 && solver.HasDeadline(rctx)
+	set.RunDeadline, _ = ctx.Deadline()
 	var log io.Writer // the refinement may write beside the rounding
 	if o.Log != nil {
 		log = &syncWriter{w: o.Log}

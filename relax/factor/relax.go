@@ -29,7 +29,7 @@ func (Relaxer) Relax(ctx context.Context, prob *sdr.Problem, rs relax.Settings) 
 	}
 	if rs.Progress != nil {
 		s.Monitor = func(it *Iterate) {
-			rs.Progress(relax.Iterate{Iteration: it.K, Time: it.Time, Bound: it.Bound - prob.Const, Gap: it.Gap})
+			rs.Progress(relax.Iterate{Iteration: it.K, Time: it.Time, Bound: it.Bound - prob.Const, Gap: it.Gap, PrimalInfeasibility: it.PrimalInfeasibility})
 		}
 	}
 	if rs.Probe != nil {

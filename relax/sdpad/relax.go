@@ -49,7 +49,7 @@ func (r Relaxer) Relax(ctx context.Context, prob *sdr.Problem, rs relax.Settings
 	s.Verbose = rs.Log
 	if rs.Progress != nil {
 		s.Monitor = func(it *Iterate) {
-			rs.Progress(relax.Iterate{Iteration: it.K, Time: it.Time, Bound: it.Bound - prob.Const, Gap: it.Gap})
+			rs.Progress(relax.Iterate{Iteration: it.K, Time: it.Time, Bound: it.Bound - prob.Const, Gap: it.Gap, PrimalInfeasibility: it.PrimalInfeasibility})
 		}
 	}
 	if rs.Probe != nil {
