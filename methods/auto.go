@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/relax"
+	"github.com/sdrmap/sdrmap/relax/densefactor"
 	"github.com/sdrmap/sdrmap/solver"
 )
 
@@ -13,7 +15,9 @@ func init() {
 	Register(New("auto", `trws, then the relaxation with the time left (cyclic on
 shift-invariant models such as ORIENT, their symmetry kept;
 factor on models with at most 3 edges per variable, such as
-grids; on denser ones sdpad up to N = 1400, factor-dense up to
+grids; on denser ones sdpad up to N = 1400, replaced by
+factor-dense when no iterate has gap and pinf within 1e-3 after
+100 (601/N)^3 iterations or 15% of the time, factor-dense up to
 N = 6000, sdpad-lr beyond)
 unless the LP bound already proves the trws assignment optimal or
 the model was converted from higher order (below); the better
@@ -31,8 +35,8 @@ const autoLPShare = 0.2
 // keeps the symmetry, KeepsSymmetry); the factor ALM on sparse models (at
 // most sparseEdges edges per variable: grids), where it converges and
 // SDPAD-LR does not; on denser ones, where the factor ALM does not
-// converge, the dense SDPAD up to denseN (at N = 1001 its bound was the
-// tighter of the two after the same time), the dense factor ALM up to
+// converge, the dense SDPAD up to denseN, replaced by the dense factor
+// ALM when it does not converge fast (sdpadFirst), the dense factor ALM up to
 // denseFactorN (SDPAD-LR does not converge there, and SDPAD's
 // eigendecompositions take seconds each: bench/results/2026-11-27/NOTES.md,
 // "Dense models: the dense factor ALM") and SDPAD-LR beyond.
@@ -125,6 +129,11 @@ func solveAuto(ctx context.Context, in *Input, run *Run) (*Outcome, error) {
 	sdp, ok := Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("auto: method %s not registered", name)
+	}
+	if name == "sdpad" {
+		sdp = RelaxMethod[SDPADOptions](name, sdp.Description(), func(o SDPADOptions) relax.Solver {
+			return &sdpadFirst{sdpad: sdpadSolver(false)(o), factor: densefactor.Relaxer{}}
+		})
 	}
 	rest.Options = o.Relax
 	if name == "factor" || name == "factor-dense" || name == "cyclic" {
