@@ -205,7 +205,7 @@ func (e *Projector) Project(dst, v *mat.SymDense) (int, bool) {
 	}
 	positive := pos <= neg
 	k := min(pos, neg)
-	if !e.full && e.selectVectors(positive, k) {
+	if !e.full && e.selectSign(positive, k) {
 		e.lastPath = 1
 		e.backTransform(k)
 		for c, l := range e.w[:k] {
@@ -316,31 +316,25 @@ func (e *Projector) tridiagValues() (pos, neg int, ok bool) {
 	return pos, neg, true
 }
 
-// selectVectors computes the k eigenvectors of the tridiagonal form for the
-// positive (or negative) eigenvalues into the rows of z (k x n) and their
-// eigenvalues into w, block by block. It reports false if inverse iteration
-// failed.
-func (e *Projector) selectVectors(positive bool, k int) bool {
+// selectVectors computes the eigenvectors of the tridiagonal form for the
+// eigenvalues that pick chooses in each unreduced block (the range lo:hi
+// of its eigenvalues, ascending) into the rows of z and the eigenvalues
+// into w, block by block. It reports false if inverse iteration failed or
+// the blocks gave other than k.
+func (e *Projector) selectVectors(k int, pick func(vals []float64) (lo, hi int)) bool {
 	n := e.n
 	z := e.z[:n*k]
 	clear(z)
 	col := 0
 	for s := 0; s+1 < len(e.split); s++ {
 		b0, b1 := e.split[s], e.split[s+1]
-		vals := e.wd[b0:b1] // ascending
-		lo, hi := 0, len(vals)
-		if positive {
-			for lo < hi && vals[lo] <= 0 {
-				lo++
-			}
-		} else {
-			hi = 0
-			for hi < len(vals) && vals[hi] < 0 {
-				hi++
-			}
-		}
+		vals := e.wd[b0:b1]
+		lo, hi := pick(vals)
 		if lo == hi {
 			continue
+		}
+		if col+hi-lo > k {
+			return false
 		}
 		copy(e.w[col:], vals[lo:hi])
 		if !e.steinBlock(e.d[b0:b1], e.e[b0:max(b0, b1-1)], vals[lo:hi], z, n, b0, col) {
@@ -351,32 +345,38 @@ func (e *Projector) selectVectors(positive bool, k int) bool {
 	return col == k
 }
 
-// selectSmallest computes the eigenvectors of the tridiagonal form for its
-// k smallest eigenvalues (tridiagValues) into the rows of z and the
-// eigenvalues into w, ascending. It reports false if inverse iteration
-// failed.
+// selectSign is selectVectors for the k positive (or negative) eigenvalues.
+func (e *Projector) selectSign(positive bool, k int) bool {
+	return e.selectVectors(k, func(vals []float64) (lo, hi int) {
+		if positive {
+			hi = len(vals)
+			for lo < hi && vals[lo] <= 0 {
+				lo++
+			}
+			return lo, hi
+		}
+		for hi < len(vals) && vals[hi] < 0 {
+			hi++
+		}
+		return 0, hi
+	})
+}
+
+// selectSmallest is selectVectors for the k smallest eigenvalues, then
+// sorted across the blocks: w ascending, z's rows with them.
 func (e *Projector) selectSmallest(k int) bool {
 	n := e.n
 	sorted := e.work[:n] // Dsytrd is done with it
 	copy(sorted, e.wd)
 	slices.Sort(sorted)
 	t := sorted[k-1]
-	below := 0 // eigenvalues below t, taken first; then ties at t while k is not reached
-	for below < k && sorted[below] < t {
-		below++
+	ties := k // eigenvalues equal to t still to take, once those below it are
+	for _, l := range sorted[:k] {
+		if l < t {
+			ties--
+		}
 	}
-	ties := k - below
-	type pair struct {
-		w   float64
-		row int
-	}
-	pairs := make([]pair, 0, k)
-	z := e.z[:n*k]
-	clear(z)
-	col := 0
-	for s := 0; s+1 < len(e.split); s++ {
-		b0, b1 := e.split[s], e.split[s+1]
-		vals := e.wd[b0:b1] // ascending
+	if !e.selectVectors(k, func(vals []float64) (int, int) {
 		hi := 0
 		for hi < len(vals) && vals[hi] < t {
 			hi++
@@ -384,26 +384,21 @@ func (e *Projector) selectSmallest(k int) bool {
 		for hi < len(vals) && vals[hi] == t && ties > 0 {
 			hi, ties = hi+1, ties-1
 		}
-		if hi == 0 {
-			continue
-		}
-		if !e.steinBlock(e.d[b0:b1], e.e[b0:max(b0, b1-1)], vals[:hi], z, n, b0, col) {
-			return false
-		}
-		for j, l := range vals[:hi] {
-			pairs = append(pairs, pair{l, col + j})
-		}
-		col += hi
-	}
-	if col != k {
+		return 0, hi
+	}) {
 		return false
 	}
-	slices.SortStableFunc(pairs, func(a, b pair) int { return cmp.Compare(a.w, b.w) })
-	for c, p := range pairs {
-		e.w[c] = p.w
-		copy(e.b[c*n:(c+1)*n], z[p.row*n:(p.row+1)*n])
+	order := make([]int, k)
+	for c := range order {
+		order[c] = c
 	}
-	copy(z, e.b[:n*k])
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(e.w[a], e.w[b]) })
+	for c, r := range order {
+		e.x[c] = e.w[r]
+		copy(e.b[c*n:(c+1)*n], e.z[r*n:(r+1)*n])
+	}
+	copy(e.w, e.x[:k])
+	copy(e.z, e.b[:n*k])
 	return true
 }
 
