@@ -269,7 +269,7 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 		if res.Factor == v {
 			res.Factor = mat.DenseCopyOf(v) // the L-BFGS reuses the memory under in.v()
 		}
-		closeDual(a, in, cf, res, &s, solver.Done(ctx))
+		closeDual(a, in, cf, res, &s, floor, solver.Done(ctx))
 	}
 	res.Marginals = prob.Marginals(column0(res.Factor))
 	res.Evaluations, res.Time = a.evals, time.Since(t0)
@@ -570,23 +570,24 @@ func start(p *sdr.Problem, a *alm, s *Settings) *mat.Dense {
 // most CloseRounds rounds, each an inner solve of at most CloseIter
 // L-BFGS iterations (and as many as the run took) at the last
 // multipliers and a smaller penalty, their update and a certificate,
-// while the certified bound is more than closeTarget Tol below the primal
+// while the certified bound is more than closeTarget tol (the run's
+// tightest tolerance: Tol, or TightenTo) below the primal
 // objective (relative, as sdr.Gap) and the last round closed at least
 // closeGain of that gap. A longer inner solve leaves a smaller gradient,
 // and so a slack M = C + A*(y) - P*(z) with smaller negative eigenvalues,
 // than the outer iterations' (the ALM is convex in X = V V^T, so at its
 // exact minimizer the updated multipliers' slack is PSD on the face). Its
 // bounds count when better; the factor and the objectives stay the run's.
-func closeDual(a *alm, in *inner, cf *certifier, res *Result, s *Settings, stop func() bool) {
+func closeDual(a *alm, in *inner, cf *certifier, res *Result, s *Settings, tol float64, stop func() bool) {
 	a.sigma = max(a.sigma/closeSigma, s.SigmaMin)
 	iters := min(s.CloseIter, res.Inner)
 	for round := 1; round <= s.CloseRounds && !stop() && cf.fits(); round++ {
 		gap := res.PrimalObjective - res.SDRBound
-		if gap <= closeTarget*s.Tol*(1+math.Abs(res.PrimalObjective)+math.Abs(res.SDRBound)) {
+		if gap <= closeTarget*tol*(1+math.Abs(res.PrimalObjective)+math.Abs(res.SDRBound)) {
 			return
 		}
 		in.F = in.fn.Eval(in.X, in.G) // at the updated multipliers
-		k := in.minimize(a, 1e-3*s.Tol*a.cnorm, iters, stop)
+		k := in.minimize(a, 1e-3*tol*a.cnorm, iters, stop)
 		res.Inner += k
 		a.update()
 		y, z := a.dual(in.v())
