@@ -177,9 +177,17 @@ CHILD = textwrap.dedent(
 )
 
 
+def _default_sigint() -> None:
+    # A shell without job control starts background commands with SIGINT
+    # ignored, and Python keeps an ignored SIGINT ignored: the child must
+    # start with the default action to turn Ctrl-C into KeyboardInterrupt.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_returns_the_best_assignment_so_far() -> None:
     env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
-    p = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    p = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                         preexec_fn=_default_sigint)
     try:
         assert p.stdout.readline().strip() == "solving"
         time.sleep(3)
