@@ -31,19 +31,18 @@ face); memory O(N^2); rounding and probes as for sdpad`,
 }
 
 // sdpadFirst is auto's relaxation of dense models up to denseN: the dense
-// SDPAD, unless no iterate has had its gap and primal infeasibility
-// within trialTol when its trial
-// ends, after the work of trialIters iterations at N = 601 (as many
-// iterations times (601/N)^3) or trialShare of the time it was given,
-// whichever comes first; then SDPAD stops, the dense factor ALM solves the
-// relaxation with the time left, from its own start, and the better
-// certified bound of the two is kept. SDPAD reaches 1e-6 within a minute
-// on one core on some dense models (random costs up to N = 1,001;
-// CSP_11) and needs hundreds of iterations to 1e-3 on others (object
-// detection: 708 on deer_0034), where the factor ALM reaches 1e-3 several
-// times sooner (bench/results/2026-11-27d/NOTES.md). Its later calls (the
-// warm-started re-solves of iterative rounding) go to the solver that
-// solved the first.
+// SDPAD, unless no iterate has had its gap and primal infeasibility within
+// trialTol when its trial ends, after the work of trialIters iterations
+// at N = 601 (as many iterations times (601/N)^3) or trialShare of the time
+// it was given, whichever comes first; then SDPAD stops, the dense factor ALM
+// solves the relaxation with the time left, started from SDPAD's last point
+// (a factor of its Xbar and its multipliers), and the better certified bound
+// of the two is kept. SDPAD reaches 1e-6 within a minute on one core on some
+// dense models (random costs up to N = 1,001; CSP_11) and needs hundreds of
+// iterations to 1e-3 on others (object detection: 708 on deer_0034), where
+// the factor ALM reaches 1e-3 several times sooner
+// (bench/results/2026-11-27d/NOTES.md). Its later calls (the warm-started
+// re-solves of iterative rounding) go to the solver that solved the first.
 type sdpadFirst struct {
 	sdpad, factor relax.Solver
 	chosen        relax.Solver
@@ -93,6 +92,9 @@ func (t *sdpadFirst) Relax(ctx context.Context, prob *sdr.Problem, rs relax.Sett
 		fmt.Fprintf(rs.Log, "auto: SDPAD's %s: the dense factor ALM solves the relaxation\n", switched)
 	}
 	t.chosen = t.factor
+	if f := first.FactorOf(); f != nil && first.Y != nil && first.Z != nil {
+		rs.Start = &relax.Start{Factor: f, Y: first.Y, Z: first.Z}
+	}
 	sol, err := t.factor.Relax(ctx, prob, rs)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/relax"
 	"github.com/sdrmap/sdrmap/sdr"
@@ -18,12 +20,14 @@ type scripted struct {
 	residual func(k int) (gap, pinf float64)
 	bound    float64
 	calls    int
-	ran      int // iterations of the last call
+	ran      int          // iterations of the last call
+	start    *relax.Start // the warm start of the last call
 }
 
 func (s *scripted) Relax(ctx context.Context, _ *sdr.Problem, rs relax.Settings) (*relax.Solution, error) {
-	s.calls++
-	sol := &relax.Solution{Status: solver.Solved, EnergyBound: s.bound, BestY: []float64{s.bound}}
+	s.calls, s.start = s.calls+1, rs.Start
+	sol := &relax.Solution{Status: solver.Solved, EnergyBound: s.bound, BestY: []float64{s.bound},
+		Y: []float64{s.bound}, Z: []float64{}, Factor: mat.NewDense(1, 1, []float64{1})}
 	for k := 1; k <= s.iters; k++ {
 		if ctx.Err() != nil {
 			sol.Status = solver.StopStatus(ctx)
@@ -40,8 +44,8 @@ func (s *scripted) Relax(ctx context.Context, _ *sdr.Problem, rs relax.Settings)
 
 // TestSDPADFirst: auto's dense relaxation keeps SDPAD when an iterate met
 // 1e-3 in gap and pinf within the trial (at N = 601, 100 iterations),
-// and replaces it by the factor ALM otherwise, with the better bound of
-// the two; a crossing of the objectives (small gap, large pinf) or a NaN
+// and replaces it by the factor ALM otherwise, started from SDPAD's last
+// point, with the better bound of the two; a crossing of the objectives (small gap, large pinf) or a NaN
 // gap does not count; later calls go to the solver kept.
 func TestSDPADFirst(t *testing.T) {
 	pw, err := gen.Dense(60, 10, 1, 0, 1).Pairwise(nil)
@@ -90,6 +94,9 @@ func TestSDPADFirst(t *testing.T) {
 		}
 		if got := fd.calls == 1; got != c.switched {
 			t.Fatalf("%s: switched %v after %d SDPAD iterations, want %v", c.name, got, sd.ran, c.switched)
+		}
+		if c.switched && (fd.start == nil || len(fd.start.Y) != 1 || fd.start.Y[0] != c.bound) {
+			t.Fatalf("%s: the factor ALM did not start from SDPAD's point (%+v)", c.name, fd.start)
 		}
 		if c.switched && (sd.ran != trialIters || sol.Iterations != trialIters+10) {
 			t.Fatalf("%s: SDPAD stopped after %d iterations, %d in all; want %d and %d", c.name, sd.ran, sol.Iterations, trialIters, trialIters+10)
