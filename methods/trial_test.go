@@ -43,10 +43,11 @@ func (s *scripted) Relax(ctx context.Context, _ *sdr.Problem, rs relax.Settings)
 }
 
 // TestSDPADFirst: auto's dense relaxation keeps SDPAD when an iterate met
-// 1e-3 in gap and pinf within the trial (at N = 601, 100 iterations),
-// and replaces it by the factor ALM otherwise, started from SDPAD's last
-// point, with the better bound of the two; a crossing of the objectives (small gap, large pinf) or a NaN
-// gap does not count; later calls go to the solver kept.
+// 1e-3 in gap and pinf within the trial (at N = 601, 100 iterations), and
+// replaces it by the factor ALM otherwise, started from SDPAD's last point,
+// with the better bound of the two; a crossing of the objectives (small
+// gap, large pinf) or a NaN gap does not count; later calls go to the
+// solver kept.
 func TestSDPADFirst(t *testing.T) {
 	pw, err := gen.Dense(60, 10, 1, 0, 1).Pairwise(nil)
 	if err != nil {
