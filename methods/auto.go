@@ -16,9 +16,9 @@ func init() {
 shift-invariant models such as ORIENT, their symmetry kept;
 factor on models with at most 3 edges per variable, such as
 grids; on denser ones sdpad up to N = 1400, replaced by
-factor-dense when no iterate has gap and pinf within 1e-3 after
-100 (601/N)^3 iterations or 15% of the time, factor-dense up to
-N = 6000, sdpad-lr beyond)
+factor-dense (from its point) when no iterate has gap and pinf
+within 1e-3 after 100 (601/N)^3 iterations or 15% of the time,
+factor-dense up to N = 6000, sdpad-lr beyond)
 unless the LP bound already proves the trws assignment optimal or
 the model was converted from higher order (below); the better
 assignment and the larger bound are kept`, false, solveAuto))

@@ -126,8 +126,12 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 	innerTol, prevViol := 1e-1, math.Inf(1)
 	rankSince := 0 // the iteration of the last rank change
 	if s.Verbose != nil {
-		fmt.Fprintf(s.Verbose, "dense factor ALM: N = %d, n = %d, %d nonnegative products, rank %d, tol %.0e; objective and bound are energies, gap and dinf at the shifted dual point\n",
-			n, prob.NumVars(), prob.NumZ, v.RawMatrix().Cols, s.Tol)
+		tighten := ""
+		if s.TightenTo > 0 && s.TightenTo < s.Tol {
+			tighten = fmt.Sprintf(" then down to %.0e", s.TightenTo)
+		}
+		fmt.Fprintf(s.Verbose, "dense factor ALM: N = %d, n = %d, %d nonnegative products, rank %d, tol %.0e%s; objective and bound are energies, gap and dinf at the shifted dual point\n",
+			n, prob.NumVars(), prob.NumZ, v.RawMatrix().Cols, s.Tol, tighten)
 		fmt.Fprintf(s.Verbose, "%5s %7s %6s %4s %8s %17s %17s %9s %9s %9s %8s\n",
 			"iter", "inner", "evals", "rank", "sigma", "objective", "bound", "gap", "pinf", "dinf", "time")
 	}
@@ -194,6 +198,9 @@ func Solve(ctx context.Context, prob *sdr.Problem, s Settings) (*Result, error) 
 			kept.Factor = mat.DenseCopyOf(v)
 			for tol > floor && ok(res, tol) {
 				keptTol, tol = tol, max(tol/10, floor)
+				if s.Verbose != nil {
+					fmt.Fprintf(s.Verbose, "tolerance %.0e met at iteration %d: going on to %.0e\n", keptTol, k, tol)
+				}
 			}
 		}
 		switch {
