@@ -23,6 +23,13 @@ func benchProject(b *testing.B, n, pos int, spread float64) {
 	}
 	v := withSpectrum(vals, r)
 	dst := mat.NewSymDense(n, nil)
+	benchPaths(b, v, func(e *Projector) { e.Project(dst, v) })
+}
+
+// benchPaths times f by the Projector's default path ("selective") and by
+// gonum's full decomposition ("full"), and Values on v beside them.
+func benchPaths(b *testing.B, v *mat.SymDense, f func(e *Projector)) {
+	n := v.SymmetricDim()
 	for _, full := range []bool{false, true} {
 		e := NewProjector(n)
 		e.full = full
@@ -32,7 +39,7 @@ func benchProject(b *testing.B, n, pos int, spread float64) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				e.Project(dst, v)
+				f(e)
 			}
 		})
 	}
@@ -72,23 +79,5 @@ func BenchmarkSmallest541(b *testing.B) {
 	}
 	v := withSpectrum(vals, r)
 	vecs := mat.NewDense(n, k, nil)
-	for _, full := range []bool{false, true} {
-		e := NewProjector(n)
-		e.full = full
-		name := "selective"
-		if full {
-			name = "full"
-		}
-		b.Run(name, func(b *testing.B) {
-			for b.Loop() {
-				e.Smallest(v, k, vecs)
-			}
-		})
-	}
-	b.Run("values", func(b *testing.B) {
-		e := NewProjector(n)
-		for b.Loop() {
-			e.Values(v)
-		}
-	})
+	benchPaths(b, v, func(e *Projector) { e.Smallest(v, k, vecs) })
 }
