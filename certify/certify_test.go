@@ -14,6 +14,7 @@ import (
 	"github.com/sdrmap/sdrmap/eigen"
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/internal/sdrtest"
 	"github.com/sdrmap/sdrmap/relax/sdpad"
 	"github.com/sdrmap/sdrmap/sdr"
 )
@@ -98,14 +99,7 @@ func TestFaceScreen(t *testing.T) {
 // complementary to it.
 func looseGrid(t *testing.T, seed uint64, k int) (*sdr.Problem, *sdpad.Result, []int, []float64, []float64) {
 	t.Helper()
-	pw, err := gen.PottsGrid(k, k, 3, 1, seed).Pairwise(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := sdr.Build(pw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := sdrtest.Problem(t, gen.PottsGrid(k, k, 3, 1, seed))
 	s := sdpad.DefaultSettings()
 	s.Tol = 1e-2
 	res, err := sdpad.Solve(context.Background(), p, s)
@@ -123,14 +117,7 @@ func looseGrid(t *testing.T, seed uint64, k int) (*sdr.Problem, *sdpad.Result, [
 // TestShift: Shift adds D = diag(d_0, d_1 I, ..., d_n I) to the slack and
 // -(d_0 + sum_i d_i) to the dual objective, nothing else.
 func TestShift(t *testing.T) {
-	pw, err := gen.PottsGrid(3, 3, 3, 1, 7).Pairwise(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := sdr.Build(pw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := sdrtest.Problem(t, gen.PottsGrid(3, 3, 3, 1, 7))
 	r := rand.New(rand.NewPCG(1, 2))
 	y, z := make([]float64, p.Y.Len), make([]float64, p.NumZ)
 	for k := range y {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/sdrmap/sdrmap/certify"
 	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/internal/sdrtest"
 	"github.com/sdrmap/sdrmap/relax/sdpad"
-	"github.com/sdrmap/sdrmap/sdr"
 )
 
 // TestRefineStall: on G(n, 1/2) models with 4 labels, loosely solved by
@@ -25,14 +25,7 @@ func TestRefineStall(t *testing.T) {
 		seed uint64
 	}{{15, 1}, {15, 3}, {15, 7}, {20, 2}} {
 		seed := c.seed
-		pw, err := gen.Dense(c.n, 4, 0.5, 0, seed).Pairwise(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := sdr.Build(pw)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := sdrtest.Problem(t, gen.Dense(c.n, 4, 0.5, 0, seed))
 		s := sdpad.DefaultSettings()
 		s.MaxIter = 60
 		res, err := sdpad.Solve(context.Background(), p, s)

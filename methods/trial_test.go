@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sdrmap/sdrmap/gen"
+	"github.com/sdrmap/sdrmap/internal/sdrtest"
 	"github.com/sdrmap/sdrmap/relax"
 	"github.com/sdrmap/sdrmap/sdr"
 	"github.com/sdrmap/sdrmap/solver"
@@ -49,14 +50,7 @@ func (s *scripted) Relax(ctx context.Context, _ *sdr.Problem, rs relax.Settings)
 // gap, large pinf) or a NaN gap does not count; later calls go to the
 // solver kept.
 func TestSDPADFirst(t *testing.T) {
-	pw, err := gen.Dense(60, 10, 1, 0, 1).Pairwise(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prob, err := sdr.Build(pw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prob := sdrtest.Problem(t, gen.Dense(60, 10, 1, 0, 1))
 	if prob.N() != 601 {
 		t.Fatalf("N = %d, want 601", prob.N())
 	}

@@ -18,24 +18,11 @@ import (
 	"github.com/sdrmap/sdrmap/bench/peers"
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
-	"github.com/sdrmap/sdrmap/model"
+	"github.com/sdrmap/sdrmap/internal/sdrtest"
 	"github.com/sdrmap/sdrmap/relax/sdpad"
 	"github.com/sdrmap/sdrmap/sdr"
 	"github.com/sdrmap/sdrmap/solver"
 )
-
-func build(t *testing.T, m *model.Model) *sdr.Problem {
-	t.Helper()
-	pw, err := m.Pairwise(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prob, err := sdr.Build(pw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return prob
-}
 
 // feasibleDense returns a gen.Dense model with forbidden entries that has
 // an assignment of finite energy and an E4 row.
@@ -50,7 +37,7 @@ func feasibleDense(t *testing.T, n, labels int, p, forbid float64, seed uint64) 
 		if e, _ := randmodel.BruteForce(m, free); math.IsInf(e, 1) {
 			continue
 		}
-		if prob := build(t, m); prob.Y.Len > prob.Y.E4 {
+		if prob := sdrtest.Problem(t, m); prob.Y.Len > prob.Y.E4 {
 			return prob
 		}
 	}
@@ -63,7 +50,7 @@ func feasibleDense(t *testing.T, n, labels int, p, forbid float64, seed uint64) 
 // complete graph large enough for the passes to run on two bands.
 func TestLagrangian(t *testing.T) {
 	checkLagrangian(t, feasibleDense(t, 5, 3, 0.7, 0.2, 1), 6)
-	big := build(t, gen.Dense(30, 10, 1, 0.05, 2))
+	big := sdrtest.Problem(t, gen.Dense(30, 10, 1, 0.05, 2))
 	if big.N() < minParallel {
 		t.Fatalf("N = %d: too small for two bands", big.N())
 	}
@@ -151,13 +138,13 @@ func solveDense(t *testing.T, prob *sdr.Problem, tol float64) *Result {
 // matching model (equal labels forbidden).
 func smallDense(t *testing.T) map[string]*sdr.Problem {
 	return map[string]*sdr.Problem{
-		"complete6x3":    build(t, gen.Dense(6, 3, 1, 0, 1)),
+		"complete6x3":    sdrtest.Problem(t, gen.Dense(6, 3, 1, 0, 1)),
 		"complete5x4f":   feasibleDense(t, 5, 4, 1, 0.15, 2),
-		"gnp8x3":         build(t, gen.Dense(8, 3, 0.5, 0, 3)),
-		"matching4x5":    build(t, gen.DenseMatching(4, 5, 4)),
+		"gnp8x3":         sdrtest.Problem(t, gen.Dense(8, 3, 0.5, 0, 3)),
+		"matching4x5":    sdrtest.Problem(t, gen.DenseMatching(4, 5, 4)),
 		"complete8x3f":   feasibleDense(t, 8, 3, 1, 0.1, 5),
-		"complete12x2":   build(t, gen.Dense(12, 2, 1, 0, 6)),
-		"complete4x6gnp": build(t, gen.Dense(4, 6, 0.7, 0, 7)),
+		"complete12x2":   sdrtest.Problem(t, gen.Dense(12, 2, 1, 0, 6)),
+		"complete4x6gnp": sdrtest.Problem(t, gen.Dense(4, 6, 0.7, 0, 7)),
 	}
 }
 
@@ -281,7 +268,7 @@ func TestBoundBelowMinimum(t *testing.T) {
 // TestWarmStart: restarting from a solution (factor and multipliers) takes
 // at most a quarter of the evaluations of the cold start.
 func TestWarmStart(t *testing.T) {
-	p := build(t, gen.Dense(8, 4, 1, 0, 9))
+	p := sdrtest.Problem(t, gen.Dense(8, 4, 1, 0, 9))
 	cold := solveDense(t, p, 1e-5)
 	s := DefaultSettings()
 	s.Tol = 1e-5
@@ -298,7 +285,7 @@ func TestWarmStart(t *testing.T) {
 // TestInterrupted: a cancelled context stops the run with status
 // Interrupted and a factor on the affine set.
 func TestInterrupted(t *testing.T) {
-	p := build(t, gen.Dense(10, 4, 1, 0, 4))
+	p := sdrtest.Problem(t, gen.Dense(10, 4, 1, 0, 4))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res, err := Solve(ctx, p, DefaultSettings())
@@ -323,7 +310,7 @@ func TestInterrupted(t *testing.T) {
 
 // TestSettings: invalid settings are errors, not panics.
 func TestSettings(t *testing.T) {
-	p := build(t, gen.Dense(3, 2, 1, 0, 1))
+	p := sdrtest.Problem(t, gen.Dense(3, 2, 1, 0, 1))
 	for name, mod := range map[string]func(*Settings){
 		"tol":      func(s *Settings) { s.Tol = -1 },
 		"tol nan":  func(s *Settings) { s.Tol = math.NaN() },
@@ -346,7 +333,7 @@ func TestSettings(t *testing.T) {
 // TestTooLarge: a problem above MaxOrder is refused before any
 // allocation of its order, with ErrTooLarge.
 func TestTooLarge(t *testing.T) {
-	p := build(t, gen.Dense(4, 3, 1, 0, 1))
+	p := sdrtest.Problem(t, gen.Dense(4, 3, 1, 0, 1))
 	s := DefaultSettings()
 	s.MaxOrder = p.N() - 1
 	if _, err := Solve(context.Background(), p, s); !errors.Is(err, ErrTooLarge) {
@@ -361,7 +348,7 @@ func TestTooLarge(t *testing.T) {
 // TestDeterministic: the same seed gives the same factor and bound, bit
 // for bit, on a model large enough for the passes to run on two bands.
 func TestDeterministic(t *testing.T) {
-	p := build(t, gen.Dense(30, 10, 1, 0, 5))
+	p := sdrtest.Problem(t, gen.Dense(30, 10, 1, 0, 5))
 	run := func() *Result {
 		s := DefaultSettings()
 		s.MaxIter = 6
@@ -380,7 +367,7 @@ func TestDeterministic(t *testing.T) {
 // TestTimeLimit: the run ends at ctx's deadline, within a second, with
 // status OutOfTime and a factor.
 func TestTimeLimit(t *testing.T) {
-	p := build(t, gen.Dense(60, 10, 1, 0, 6))
+	p := sdrtest.Problem(t, gen.Dense(60, 10, 1, 0, 6))
 	const limit = 300 * time.Millisecond
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
@@ -396,7 +383,7 @@ func TestTimeLimit(t *testing.T) {
 
 // TestProbe: a probe that returns true ends the run with status Solved.
 func TestProbe(t *testing.T) {
-	p := build(t, gen.Dense(6, 3, 1, 0, 8))
+	p := sdrtest.Problem(t, gen.Dense(6, 3, 1, 0, 8))
 	s := DefaultSettings()
 	calls := 0
 	s.Probe = func(r *Result) bool {
@@ -419,7 +406,7 @@ func TestProbe(t *testing.T) {
 func TestStages(t *testing.T) {
 	ok := func(gap, pinf, dinf float64) bool { return gap <= 1e-3 && pinf <= 1e-3 && dinf <= 1e-3 }
 	for seed := uint64(1); seed <= 12; seed++ {
-		p := build(t, gen.Dense(12, 4, 1, 0, seed))
+		p := sdrtest.Problem(t, gen.Dense(12, 4, 1, 0, seed))
 		s := DefaultSettings()
 		s.Tol, s.TightenTo, s.MaxIter = 1e-3, 1e-6, 300
 		var its []Iterate
@@ -460,7 +447,7 @@ func TestStages(t *testing.T) {
 // TestProbeBackoff: while the probe returns false, the waits between its
 // calls double from ProbeEvery up to maxProbeWait ProbeEvery.
 func TestProbeBackoff(t *testing.T) {
-	p := build(t, gen.Dense(8, 3, 1, 0, 8))
+	p := sdrtest.Problem(t, gen.Dense(8, 3, 1, 0, 8))
 	s := DefaultSettings()
 	s.Tol, s.TolLoose, s.MaxIter, s.ProbeEvery = 1e-12, 1e-12, 200, 2
 	var at []int
@@ -484,7 +471,7 @@ func TestProbeBackoff(t *testing.T) {
 // TestRankGrowth: started at rank 1 on a complete graph whose optimum has
 // higher rank, the rank grows by the certificate and the run converges.
 func TestRankGrowth(t *testing.T) {
-	p := build(t, gen.Dense(10, 4, 1, 0, 11))
+	p := sdrtest.Problem(t, gen.Dense(10, 4, 1, 0, 11))
 	s := DefaultSettings()
 	s.Rank, s.Tol, s.TolLoose = 1, 1e-5, 1e-5
 	res, err := Solve(context.Background(), p, s)
@@ -502,7 +489,7 @@ func TestRankGrowth(t *testing.T) {
 func TestClosing(t *testing.T) {
 	closed := 0
 	for seed := uint64(1); seed <= 6; seed++ {
-		p := build(t, gen.Dense(20, 5, 1, 0, seed))
+		p := sdrtest.Problem(t, gen.Dense(20, 5, 1, 0, seed))
 		s := DefaultSettings()
 		s.Tol, s.TolLoose = 1e-3, 1e-3
 		var log bytes.Buffer
@@ -532,7 +519,7 @@ func TestClosing(t *testing.T) {
 // without a deadline or with time enough; the first one (none certified
 // before) goes by the run's deadline and the estimate.
 func TestCertifyDeadline(t *testing.T) {
-	p := build(t, gen.Dense(8, 3, 1, 0, 2))
+	p := sdrtest.Problem(t, gen.Dense(8, 3, 1, 0, 2))
 	cf := newCertifier(p, 4)
 	if cf.proj == nil {
 		t.Fatal("no dense certificate at this order")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
+	"github.com/sdrmap/sdrmap/internal/sdrtest"
 	"github.com/sdrmap/sdrmap/relax"
 	"github.com/sdrmap/sdrmap/relax/driver"
 	"github.com/sdrmap/sdrmap/relax/sdpad"
@@ -88,14 +89,7 @@ func TestIterativeRoundCutShort(t *testing.T) {
 // dense certificate of a point is sdr.Problem.Certify's, and none once the
 // context has ended.
 func TestCloseBound(t *testing.T) {
-	pw, err := gen.PottsGrid(6, 6, 3, 1, 45).Pairwise(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prob, err := sdr.Build(pw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prob := sdrtest.Problem(t, gen.PottsGrid(6, 6, 3, 1, 45))
 	ctx := context.Background()
 	loose, err := sdpad.Relaxer{}.Relax(ctx, prob, relax.Settings{Tol: 1e-2})
 	if err != nil {
