@@ -14,6 +14,7 @@ import (
 	"github.com/sdrmap/sdrmap/format/uai"
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/refdata"
+	"github.com/sdrmap/sdrmap/internal/sdrtest"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/relax/factor"
 	"github.com/sdrmap/sdrmap/relax/sdpad"
@@ -129,13 +130,5 @@ func sdpProblem(b *testing.B, file string) *sdr.Problem {
 			b.Fatal(err)
 		}
 	}
-	pw, err := m.Pairwise(nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := sdr.Build(pw)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return p
+	return sdrtest.Problem(b, m)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/sdrmap/sdrmap/gen"
 	"github.com/sdrmap/sdrmap/internal/randmodel"
 	"github.com/sdrmap/sdrmap/internal/refdata"
+	"github.com/sdrmap/sdrmap/internal/sdrtest"
 	"github.com/sdrmap/sdrmap/model"
 	"github.com/sdrmap/sdrmap/relax/sdpad"
 	"github.com/sdrmap/sdrmap/sdr"
@@ -32,19 +33,6 @@ func require(t *testing.T, name string) {
 	if !peers.Available(name) {
 		t.Skipf("%s not found on PATH (binary %q): test skipped", name, peers.Binaries[name])
 	}
-}
-
-func problem(t *testing.T, m *model.Model) *sdr.Problem {
-	t.Helper()
-	pw, err := m.Pairwise(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := sdr.Build(pw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 func export(t *testing.T, p *sdr.Problem, name string) string {
@@ -74,7 +62,7 @@ func TestSDPSolversAgree(t *testing.T) {
 		m    *model.Model
 	}{{"pdb1akg", ex}, {"potts3x3x3", gen.PottsGrid(3, 3, 3, 0.5, 1)}} {
 		t.Run(in.name, func(t *testing.T) {
-			p := problem(t, in.m)
+			p := sdrtest.Problem(t, in.m)
 			file := export(t, p, in.name)
 			s := sdpad.DefaultSettings()
 			s.Tol = 1e-7
@@ -292,7 +280,7 @@ func hardModel() *model.Model { return gen.Binary(300, 20, 3) }
 func TestTimeouts(t *testing.T) {
 	t.Run("csdp", func(t *testing.T) {
 		require(t, "csdp")
-		file := export(t, problem(t, gen.PottsGrid(8, 8, 4, 0.8, 1)), "potts8") // about two minutes to solve
+		file := export(t, sdrtest.Problem(t, gen.PottsGrid(8, 8, 4, 0.8, 1)), "potts8") // about two minutes to solve
 		r, err := peers.CSDP(context.Background(), file, 1500*time.Millisecond)
 		if err != nil {
 			t.Fatal(err)
